@@ -1,0 +1,84 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "vivabridge",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "vivabridge", targets: ["vivabridge"]),
+        .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
+        .library(name: "InterApp", targets: ["InterApp"]),
+        .library(name: "Bridge", targets: ["Bridge"]),
+        .library(name: "TerminalSimulator", targets: ["TerminalSimulator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CZeroMQ",
+            pkgConfig: "libzmq",
+            providers: [.apt(["libzmq3-dev"])]
+        ),
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], swiftSettings: strict),
+        .target(name: "InterApp", swiftSettings: strict),
+        .target(
+            name: "TerminalSimulator",
+            dependencies: ["ZeroMQ", "InterApp", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Bridge",
+            dependencies: [
+                "ZeroMQ", "InterApp",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "vivabridge",
+            dependencies: [
+                "ZeroMQ", "InterApp", "Bridge", "TerminalSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strict),
+        .testTarget(
+            name: "InterAppTests",
+            dependencies: ["InterApp", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "TerminalSimulatorTests",
+            dependencies: ["TerminalSimulator", "ZeroMQ", "InterApp"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BridgeTests",
+            dependencies: ["Bridge", "TerminalSimulator", "ZeroMQ", "InterApp"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "VivabridgeCLITests",
+            dependencies: ["vivabridge"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef VIVABRIDGE_CZEROMQ_SHIM_H
+#define VIVABRIDGE_CZEROMQ_SHIM_H
+#include <zmq.h>
+#endif

@@ -1,0 +1,97 @@
+import CZeroMQ
+import Foundation
+
+/// A ZAP handler (ZeroMQ RFC 27) that admits CURVE clients whose public key is on an allow-list.
+///
+/// It binds `inproc://zeromq.zap.01` in its context on a thread of its own and answers every
+/// authentication request there: `200` for a CURVE client whose key is allowed, `400` for anything
+/// else. Create it before the CURVE server socket accepts connections; call ``stop()`` before
+/// terminating the context.
+public final class ZAPHandler: Sendable {
+    private let state: State
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts answering ZAP requests in `context`, admitting only `allowedPublicKeys` (Z85 text).
+    public init(context: Context, allowedPublicKeys: Set<String>) throws(ZMQError) {
+        let allowed = Set(allowedPublicKeys.compactMap(Z85.decode))
+        let state = State()
+        self.state = state
+        let ready = DispatchSemaphore(value: 0)
+        let startError = ErrorBox()
+        let finished = self.finished
+        let thread = Thread {
+            defer { finished.signal() }
+            let socket: Socket
+            do {
+                socket = try Socket(context, .rep)
+                try socket.setReceiveTimeout(100)
+                try socket.bind("inproc://zeromq.zap.01")
+            } catch {
+                startError.set(error)
+                ready.signal()
+                return
+            }
+            ready.signal()
+            Self.serve(socket, allowed: allowed, state: state)
+            socket.close()
+        }
+        thread.name = "zap-handler"
+        thread.start()
+        ready.wait()
+        if let error = startError.get() {
+            finished.wait()
+            throw error
+        }
+    }
+
+    /// The number of requests refused so far.
+    public var refusedCount: Int { state.refused() }
+
+    /// Stops answering and waits for the handler's thread to end. Calling it twice is harmless.
+    public func stop() {
+        guard state.markStopped() else { return }
+        finished.wait()
+    }
+
+    private static func serve(_ socket: Socket, allowed: Set<[UInt8]>, state: State) {
+        while !state.isStopped() {
+            let request: [[UInt8]]?
+            do { request = try socket.receive() } catch { return }
+            guard let request, request.count >= 6 else { continue }
+            let mechanism = String(decoding: request[5], as: UTF8.self)
+            let key = request.count > 6 ? request[6] : []
+            let admitted = mechanism == "CURVE" && allowed.contains(key)
+            if !admitted { state.countRefusal() }
+            let reply: [[UInt8]] = [
+                Array("1.0".utf8), request[1],
+                Array((admitted ? "200" : "400").utf8),
+                Array((admitted ? "OK" : "client key not allowed").utf8),
+                admitted ? Array((Z85.encode(key) ?? "").utf8) : [], [],
+            ]
+            do { try socket.send(reply) } catch { return }
+        }
+    }
+
+    private final class State: @unchecked Sendable {
+        private let lock = Lock()
+        private var stopped = false
+        private var refusals = 0
+        func markStopped() -> Bool {
+            lock.withLock {
+                if stopped { return false }
+                stopped = true
+                return true
+            }
+        }
+        func isStopped() -> Bool { lock.withLock { stopped } }
+        func countRefusal() { lock.withLock { refusals += 1 } }
+        func refused() -> Int { lock.withLock { refusals } }
+    }
+
+    private final class ErrorBox: @unchecked Sendable {
+        private let lock = Lock()
+        private var error: ZMQError?
+        func set(_ error: any Error) { lock.withLock { self.error = error as? ZMQError } }
+        func get() -> ZMQError? { lock.withLock { error } }
+    }
+}
