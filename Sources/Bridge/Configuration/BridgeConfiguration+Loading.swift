@@ -1,0 +1,85 @@
+import Foundation
+import InterApp
+
+extension BridgeConfiguration {
+    /// The keys a configuration file may hold at its top level.
+    static let topLevelKeys: [String] = [
+        "command", "commandPull", "events", "journal", "journalSync", "terminal", "lanes", "maxCommandBytes",
+        "abortGraceMs", "shutdownGraceMs", "heartbeatIntervalMs", "heartbeatTimeoutMs", "batchExpiryHours",
+    ]
+    /// The keys of `terminal:` and of each lane's own terminal settings.
+    static let terminalKeys: [String] = ["merchantKey", "appId", "callback", "timeoutMs"]
+    /// The keys a lane may hold besides the terminal keys.
+    static let laneKeys: [String] = ["id", "endpoint", "platform"]
+
+    /// Reads a configuration file, then applies `VIVABRIDGE_…` environment overrides.
+    public static func load(
+        file path: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) -> BridgeConfiguration {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigurationError(key: "", "cannot read the configuration file \(path): \(error.localizedDescription)")
+        }
+        return try load(yaml: text, environment: environment)
+    }
+
+    /// Reads configuration from YAML text, then applies `VIVABRIDGE_…` environment overrides.
+    ///
+    /// Every key may come from the environment: `VIVABRIDGE_` + the key path in upper case with `_`
+    /// between its parts (`VIVABRIDGE_TERMINAL_MERCHANTKEY`, `VIVABRIDGE_LANES_0_ENDPOINT`).
+    public static func load(yaml: String, environment: [String: String] = [:]) throws(ConfigurationError)
+        -> BridgeConfiguration
+    {
+        var tree = try ConfigTree.parse(yaml: yaml)
+        try applyEnvironment(environment, to: &tree)
+        return try decode(tree)
+    }
+
+    static func applyEnvironment(_ environment: [String: String], to tree: inout ConfigTree)
+        throws(ConfigurationError)
+    {
+        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("VIVABRIDGE_") {
+            let parts = name.dropFirst("VIVABRIDGE_".count).split(separator: "_").map(String.init)
+            guard let path = resolve(parts) else { continue }
+            guard tree.set(path[...], to: value) else {
+                throw ConfigurationError(key: name, "names \(path.joined(separator: ".")), which the file does not have")
+            }
+        }
+    }
+
+    /// Maps upper-case environment parts to a key path, or nil when they name no key.
+    private static func resolve(_ parts: [String]) -> [String]? {
+        func match(_ part: String, in keys: [String]) -> String? {
+            keys.first { $0.uppercased() == part.uppercased() }
+        }
+        guard let first = parts.first, let top = match(first, in: topLevelKeys) else { return nil }
+        let rest = Array(parts.dropFirst())
+        switch top {
+        case "terminal":
+            guard let path = resolveTerminal(rest) else { return nil }
+            return [top] + path
+        case "lanes":
+            guard rest.count >= 2, Int(rest[0]) != nil else { return nil }
+            if rest.count == 2, let key = match(rest[1], in: laneKeys) { return [top, rest[0], key] }
+            guard let path = resolveTerminal(Array(rest.dropFirst())) else { return nil }
+            return [top, rest[0]] + path
+        default:
+            return rest.isEmpty ? [top] : nil
+        }
+    }
+
+    private static func resolveTerminal(_ parts: [String]) -> [String]? {
+        guard let first = parts.first,
+            let key = terminalKeys.first(where: { $0.uppercased() == first.uppercased() })
+        else { return nil }
+        if key == "timeoutMs" {
+            guard parts.count == 2,
+                let action = TerminalAction.allCases.first(where: { $0.rawValue.uppercased() == parts[1].uppercased() })
+            else { return nil }
+            return [key, action.rawValue]
+        }
+        return parts.count == 1 ? [key] : nil
+    }
+}

@@ -1,0 +1,99 @@
+import InterApp
+
+/// Everything the bridge needs to run: its endpoints, its journal, and its lanes.
+///
+/// Load one from YAML with ``BridgeConfiguration/load(yaml:environment:)``; see `docs/CONFIG.md`.
+public struct BridgeConfiguration: Sendable, Equatable {
+    /// The ROUTER endpoint commands arrive on and replies leave from.
+    public var command: String = "tcp://127.0.0.1:5555"
+    /// The PULL endpoint for fire-and-forget commands; nil (the default) turns it off.
+    public var commandPull: String?
+    /// The PUB endpoint events are published on.
+    public var events: String = "tcp://127.0.0.1:5556"
+    /// The journal's SQLite file.
+    public var journal: String = "/var/lib/vivabridge/journal.sqlite"
+    /// How the journal reaches the disk: `normal` survives a crash of the process, `full` a power loss.
+    public var journalSync: JournalSync = .normal
+    /// Settings every lane inherits.
+    public var terminal: TerminalSettings = TerminalSettings()
+    /// The lanes, each a terminal app behind its relay.
+    public var lanes: [LaneConfiguration] = []
+    /// The largest command accepted, in bytes.
+    public var maxCommandBytes: Int = 65536
+    /// How long after an abort's "aborted" answer the sale's own callback may still overrule it.
+    public var abortGraceMs: Int = 5000
+    /// How long a shutdown waits for commands in flight before closing.
+    public var shutdownGraceMs: Int = 10000
+    /// ZMTP heartbeat interval on terminal links, in milliseconds.
+    public var heartbeatIntervalMs: Int = 2000
+    /// How long a terminal link may stay silent after a heartbeat before it counts as down.
+    public var heartbeatTimeoutMs: Int = 6000
+    /// How long a batch may stay open before the bridge counts it as closed by expiry (48 h).
+    public var batchExpiryHours: Int = 48
+
+    /// Creates a configuration of defaults with no lanes.
+    public init() {}
+
+    /// The lane with `id`, if configured.
+    public func lane(_ id: String) -> LaneConfiguration? { lanes.first { $0.id == id } }
+}
+
+/// How the journal reaches the disk (SQLite's `synchronous` in WAL mode).
+public enum JournalSync: String, Sendable, Equatable, CaseIterable {
+    /// Durable across a crash of the process; the last commits may be lost on power loss.
+    case normal
+    /// Durable across power loss; every commit waits for the disk.
+    case full
+}
+
+/// Terminal settings: defaults under `terminal:`, or one lane's own values.
+public struct TerminalSettings: Sendable, Equatable {
+    /// The merchant's key, added to every URL. A secret: never logged or published.
+    public var merchantKey: String = ""
+    /// The client app id the terminal app sees.
+    public var appId: String = "com.vivabridge.pos"
+    /// The callback scheme (iOS) or URI (Android) the terminal app answers on.
+    public var callback: String = "interapp-callback"
+    /// Deadlines per action, in milliseconds; a command's own `timeoutMs` wins.
+    public var timeoutMs: [TerminalAction: Int] = TerminalSettings.defaultTimeouts
+
+    /// The contract's default deadlines.
+    public static let defaultTimeouts: [TerminalAction: Int] = [
+        .sale: 120_000, .cancel: 120_000, .batch: 30_000, .transactionDetails: 30_000, .abort: 30_000,
+    ]
+
+    /// Creates the default terminal settings.
+    public init() {}
+}
+
+/// One lane: a terminal app, its relay's endpoint, and its dialect.
+public struct LaneConfiguration: Sendable, Equatable {
+    /// The lane's id, as commands name it.
+    public var id: String
+    /// The relay's endpoint the bridge connects to.
+    public var endpoint: String
+    /// The terminal app's platform, which decides the callback dialect.
+    public var platform: Platform
+    /// This lane's terminal settings (defaults merged with its own keys).
+    public var terminal: TerminalSettings
+
+    /// Creates a lane.
+    public init(id: String, endpoint: String, platform: Platform, terminal: TerminalSettings = TerminalSettings()) {
+        self.id = id
+        self.endpoint = endpoint
+        self.platform = platform
+        self.terminal = terminal
+    }
+
+    /// The settings the URL builder needs.
+    public var settings: LaneSettings {
+        LaneSettings(
+            merchantKey: terminal.merchantKey, appId: terminal.appId, callback: terminal.callback,
+            platform: platform)
+    }
+
+    /// The deadline of `action` on this lane, in milliseconds.
+    public func timeout(for action: TerminalAction) -> Int {
+        terminal.timeoutMs[action] ?? TerminalSettings.defaultTimeouts[action] ?? 120_000
+    }
+}

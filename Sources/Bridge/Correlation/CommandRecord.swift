@@ -1,0 +1,52 @@
+import InterApp
+
+/// Who is owed a command's reply.
+enum ReplyTarget: Sendable, Equatable {
+    /// A ROUTER peer: the frames before the command's body, sent back in front of the reply.
+    case router(envelope: [[UInt8]])
+    /// A PULL command: its outcome appears only as an event.
+    case pull
+}
+
+/// A terminal command the bridge is waiting on: in memory only while it is outstanding.
+final class CommandRecord {
+    let id: String
+    let lane: String
+    let action: TerminalAction
+    let clientTransactionId: String?
+    let fingerprint: String
+    var state: RecordState
+    var deadlineMs: Int64
+    /// Everyone who sent this command (the first sender and any idempotent repeats while in flight).
+    var waiters: [ReplyTarget]
+    /// For the bridge's own `transactionDetails` look-up: the id of the `unknown` sale it recovers.
+    let lookupFor: String?
+    /// The URL to send; it holds the merchant key, so it lives in memory only, until it is sent.
+    var pendingURL: String?
+
+    init(
+        id: String, lane: String, action: TerminalAction, clientTransactionId: String?, fingerprint: String,
+        deadlineMs: Int64, waiters: [ReplyTarget], lookupFor: String? = nil
+    ) {
+        self.id = id
+        self.lane = lane
+        self.action = action
+        self.clientTransactionId = clientTransactionId
+        self.fingerprint = fingerprint
+        self.state = .accepted
+        self.deadlineMs = deadlineMs
+        self.waiters = waiters
+        self.lookupFor = lookupFor
+    }
+}
+
+/// A sale stopped by an abort, kept open for the grace period in which its own callback may still
+/// arrive (and, if it reports success, overrule the abort).
+struct GraceSale {
+    let sale: CommandRecord
+    let abort: CommandRecord
+    /// What the abort answer said, used as the sale's result when its own callback never comes.
+    let abortMessage: String
+    let abortResult: JSONObject
+    let untilMs: Int64
+}

@@ -1,0 +1,216 @@
+import InterApp
+
+extension Correlator {
+    /// Matches a callback URL to what is outstanding on its lane (PROTOCOL.md section 6).
+    func receiveCallback(_ bytes: [UInt8], lane: LaneState) {
+        let now = nowMs()
+        lane.lastCallbackMs = now
+        let callback: Callback
+        do {
+            callback = try CallbackParser.parse(bytes)
+        } catch {
+            let text = Redaction.maskDigitRuns(String(decoding: bytes, as: UTF8.self))
+            orphan(lane: lane, action: "unknown", fields: [("raw", .string(text)), ("problem", .string(error.message))])
+            return
+        }
+        switch callback.kind {
+        case .abort(let answer): abortAnswered(callback, answer, lane: lane)
+        case .transaction(.sale): saleCallback(callback, lane: lane)
+        case .transaction(let action): otherCallback(callback, action: action, lane: lane)
+        case .other(let name): orphan(callback, lane: lane, action: name)
+        }
+    }
+
+    /// The outcome a transaction callback reports by itself.
+    func outcome(of callback: Callback) -> FinalOutcome {
+        let outcome: Outcome =
+            callback.isSuccess ? .success : (callback.status == "failure" ? .failure : .unknown)
+        return FinalOutcome(outcome: outcome, message: callback.message, result: callback.result)
+    }
+
+    private func journalCallback(_ callback: Callback, lane: String, matched: String?, disposition: String) {
+        var fields = callback.result
+        fields["status"] = .string(callback.status)
+        fields["message"] = .string(callback.message)
+        emit(
+            .journal(
+                .callback(
+                    lane: lane, atMs: nowMs(), fields: JSONValue.object(fields).serializedString, matchedId: matched,
+                    disposition: disposition)))
+    }
+
+    // MARK: Sales
+
+    private func saleCallback(_ callback: Callback, lane: LaneState) {
+        let ctid = callback.clientTransactionId
+        if let current = lane.current, current.action == .sale, current.lookupFor == nil,
+            ctid == nil || ctid == current.clientTransactionId
+        {
+            journalCallback(callback, lane: lane.id, matched: current.id, disposition: "matched")
+            let abortsOutstanding = lane.aborts
+            finalize(current, outcome(of: callback))
+            for abort in abortsOutstanding {
+                var superseded = FinalOutcome.outcome(
+                    .superseded, "the sale went on; its own reply tells how it ended")
+                superseded.ref = current.id
+                finalize(abort, superseded)
+            }
+            return
+        }
+        if let index = lane.graceSales.firstIndex(where: { ctid == nil || $0.sale.clientTransactionId == ctid }) {
+            let grace = lane.graceSales.remove(at: index)
+            journalCallback(callback, lane: lane.id, matched: grace.sale.id, disposition: "matched")
+            if callback.isSuccess {
+                finalize(grace.sale, outcome(of: callback))
+                var superseded = FinalOutcome.outcome(.superseded, "the sale completed before the abort took effect")
+                superseded.ref = grace.sale.id
+                finalize(grace.abort, superseded)
+            } else {
+                finalize(grace.sale, FinalOutcome(outcome: .aborted, message: callback.message, result: callback.result))
+                finalize(grace.abort, FinalOutcome(outcome: .success, message: grace.abortMessage, result: grace.abortResult))
+            }
+            return
+        }
+        if let ctid, let stored = unknownSale(lane: lane.id, clientTransactionId: ctid) {
+            journalCallback(callback, lane: lane.id, matched: stored.id, disposition: "late")
+            completeLate(stored, lane: lane.id, outcome(of: callback))
+            return
+        }
+        orphan(callback, lane: lane, action: "sale")
+    }
+
+    private func unknownSale(lane: String, clientTransactionId: String) -> StoredCommand? {
+        if let recent = finalizedSinceCommit.values.first(where: {
+            $0.lane == lane && $0.clientTransactionId == clientTransactionId && $0.outcome == Outcome.unknown.rawValue
+                && $0.action == TerminalAction.sale.rawValue
+        }) {
+            return recent
+        }
+        do {
+            return try journal.unknownSale(lane: lane, clientTransactionId: clientTransactionId)
+        } catch {
+            logger.error("journal read failed", metadata: ["lane": "\(lane)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    // MARK: Aborts
+
+    private func abortAnswered(_ callback: Callback, _ answer: Callback.AbortAnswer, lane: LaneState) {
+        guard let abort = lane.aborts.first else {
+            orphan(callback, lane: lane, action: "abort")
+            return
+        }
+        journalCallback(callback, lane: lane.id, matched: abort.id, disposition: "matched")
+        switch answer {
+        case .nothingToAbort:
+            finalize(abort, FinalOutcome(outcome: .nothingToAbort, message: callback.message, result: callback.result))
+        case .aborted:
+            guard let sale = lane.current, sale.lookupFor == nil else {
+                finalize(abort, FinalOutcome(outcome: .success, message: callback.message, result: callback.result))
+                return
+            }
+            lane.aborts.removeFirst()
+            lane.current = nil
+            let grace = GraceSale(
+                sale: sale, abort: abort, abortMessage: callback.message, abortResult: callback.result,
+                untilMs: nowMs() + Int64(configuration.abortGraceMs))
+            if configuration.abortGraceMs == 0 {
+                endGrace(grace)
+            } else {
+                lane.graceSales.append(grace)
+            }
+        case .unrecognized:
+            finalize(abort, FinalOutcome(outcome: .unknown, message: callback.message, result: callback.result))
+        }
+    }
+
+    /// The grace period passed with no sale callback: the abort stands.
+    func endGrace(_ grace: GraceSale) {
+        finalize(grace.sale, FinalOutcome(outcome: .aborted, message: grace.abortMessage, result: grace.abortResult))
+        finalize(grace.abort, FinalOutcome(outcome: .success, message: grace.abortMessage, result: grace.abortResult))
+    }
+
+    // MARK: Cancel, batch, transactionDetails
+
+    private func otherCallback(_ callback: Callback, action: TerminalAction, lane: LaneState) {
+        guard let current = lane.current, current.action == action else {
+            orphan(callback, lane: lane, action: action.rawValue)
+            return
+        }
+        journalCallback(callback, lane: lane.id, matched: current.id, disposition: current.lookupFor == nil ? "matched" : "lookup")
+        if action == .batch && callback.isSuccess { batchChanged(callback, lane: lane) }
+        if let saleId = current.lookupFor {
+            records[current.id] = nil
+            lane.current = nil
+            lookupAnswered(callback, saleId: saleId, lane: lane)
+            return
+        }
+        finalize(current, outcome(of: callback))
+    }
+
+    private func lookupAnswered(_ callback: Callback, saleId: String, lane: LaneState) {
+        guard callback.isSuccess else {
+            logger.info("transactionDetails did not find the unknown sale; it stays unknown", metadata: ["id": "\(saleId)"])
+            return
+        }
+        let stored = finalizedSinceCommit[saleId] ?? (try? journal.command(id: saleId))
+        guard let stored, stored.outcome == Outcome.unknown.rawValue else { return }
+        completeLate(stored, lane: lane.id, FinalOutcome(outcome: .success, message: callback.message, result: callback.result))
+    }
+
+    private func batchChanged(_ callback: Callback, lane: LaneState) {
+        let name = callback.field("batchName")
+        let id = callback.field("batchId")
+        func fields(_ batch: OpenBatch?, reason: String?) -> [(String, JSONValue)] {
+            var list: [(String, JSONValue)] = [
+                ("batchName", (batch?.name ?? name).map(JSONValue.string) ?? .null),
+                ("batchId", (batch?.id ?? id).map(JSONValue.string) ?? .null),
+            ]
+            if let reason { list.append(("reason", .string(reason))) }
+            return list
+        }
+        switch callback.field("command")?.lowercased() {
+        case "open":
+            if let old = lane.openBatch { publishLaneEvent(lane.id, "batch.closed", fields(old, reason: "replaced")) }
+            let batch = OpenBatch(name: name, id: id, openedAtMs: nowMs())
+            lane.openBatch = batch
+            emit(.journal(.batch(lane: lane.id, batch)))
+            publishLaneEvent(lane.id, "batch.opened", fields(batch, reason: nil))
+        case "close":
+            let old = lane.openBatch
+            lane.openBatch = nil
+            emit(.journal(.batch(lane: lane.id, nil)))
+            publishLaneEvent(lane.id, "batch.closed", fields(old, reason: "command"))
+        default:
+            break
+        }
+    }
+
+    // MARK: Orphans
+
+    private func orphan(_ callback: Callback, lane: LaneState, action: String) {
+        journalCallback(callback, lane: lane.id, matched: nil, disposition: "orphan")
+        orphan(
+            lane: lane, action: action,
+            fields: [
+                ("status", .string(callback.status)), ("message", .string(callback.message)),
+                ("result", .object(callback.result)),
+            ], journaled: true)
+    }
+
+    private func orphan(lane: LaneState, action: String, fields: [(String, JSONValue)], journaled: Bool = false) {
+        if !journaled {
+            emit(
+                .journal(
+                    .callback(
+                        lane: lane.id, atMs: nowMs(), fields: JSONValue.object(JSONObject(fields)).serializedString,
+                        matchedId: nil, disposition: "orphan")))
+        }
+        var body = JSONObject()
+        body["lane"] = .string(lane.id)
+        body["action"] = .string(action)
+        for (key, value) in fields { body[key] = value }
+        emit(.publish(topic: "\(lane.id).\(action).orphan", body: body))
+    }
+}

@@ -1,0 +1,136 @@
+import InterApp
+
+extension Correlator {
+    /// The most senders one in-flight command answers (the first and its idempotent repeats).
+    static let maxWaiters = 32
+
+    /// Takes one command frame from `target`: validates it, answers queries, and sends terminal
+    /// commands on their way (after the journal commit the loop makes).
+    func receiveCommand(_ frame: [UInt8], from target: ReplyTarget) {
+        let command: Command
+        do {
+            command = try decoder.decode(frame)
+        } catch {
+            reject(error, to: target)
+            return
+        }
+        switch command.body {
+        case .ping: answerPing(command, to: target)
+        case .lanes: answerLanes(command, to: target)
+        case .status(let ref): answerStatus(command, ref: ref, to: target)
+        case .terminal(let terminal): receiveTerminal(command, terminal, from: target)
+        }
+    }
+
+    private func receiveTerminal(_ command: Command, _ terminal: TerminalCommand, from target: ReplyTarget) {
+        func rejection(_ code: RejectionCode, _ message: String) -> Rejection {
+            Rejection(code, message, id: command.id, lane: terminal.lane, action: command.action)
+        }
+        if joinKnown(command, from: target) { return }
+        guard !shuttingDown else {
+            reject(rejection(.shuttingDown, "the bridge is shutting down; send it again once it is back"), to: target)
+            return
+        }
+        guard let lane = lanes[terminal.lane] else {
+            let known = laneOrder.joined(separator: ", ")
+            reject(rejection(.unknownLane, "lane \(terminal.lane) is not configured; lanes: \(known)"), to: target)
+            return
+        }
+        if terminal.action == .transactionDetails && lane.platform != .android {
+            reject(
+                rejection(
+                    .invalidValue,
+                    "action: transactionDetails exists only on Android terminals; lane \(lane.id) is \(lane.platform.rawValue)"
+                ), to: target)
+            return
+        }
+        if terminal.action != .abort, let busy = lane.current {
+            let what = busy.lookupFor == nil ? "\(busy.action.rawValue) \(busy.id)" : "a transactionDetails look-up"
+            reject(
+                rejection(.laneBusy, "lane \(lane.id) is busy with \(what); one transaction at a time (abort is allowed)"),
+                to: target)
+            return
+        }
+        let now = nowMs()
+        let timeout = command.timeoutMs ?? lane.configuration.timeout(for: terminal.action)
+        let record = CommandRecord(
+            id: command.id, lane: lane.id, action: terminal.action, clientTransactionId: terminal.clientTransactionId,
+            fingerprint: command.fingerprint, deadlineMs: now + Int64(timeout), waiters: [target])
+        emit(
+            .journal(
+                .insert(
+                    StoredCommand(
+                        id: record.id, lane: lane.id, action: terminal.action.rawValue,
+                        fingerprint: command.fingerprint, clientTransactionId: record.clientTransactionId,
+                        state: .accepted, outcome: nil, reply: nil, deadlineMs: record.deadlineMs, createdMs: now))))
+        records[record.id] = record
+        guard lane.connected else {
+            finalize(record, .outcome(.undeliverable, "lane \(lane.id) is not connected to its relay; safe to retry under a new id"))
+            return
+        }
+        if terminal.action == .abort { lane.aborts.append(record) } else { lane.current = record }
+        publishProgress(record, "accepted")
+        let url = RequestURL.build(terminal, lane: lane.configuration.settings)
+        emit(.send(lane: lane.id, frames: [Array("open".utf8), Array(record.id.utf8), Array(url.utf8)], recordId: record.id))
+    }
+
+    /// Handles a command whose id is already known: joins it in flight, replays its stored reply, or
+    /// rejects different content under the same id. Returns false when the id is new.
+    private func joinKnown(_ command: Command, from target: ReplyTarget) -> Bool {
+        if let record = records[command.id] {
+            guard record.fingerprint == command.fingerprint else {
+                reject(conflict(command), to: target)
+                return true
+            }
+            if record.waiters.count < Self.maxWaiters { record.waiters.append(target) }
+            return true
+        }
+        let stored: StoredCommand?
+        if let recent = finalizedSinceCommit[command.id] {
+            stored = recent
+        } else {
+            do {
+                stored = try journal.command(id: command.id)
+            } catch {
+                logger.error("journal read failed", metadata: ["id": "\(command.id)", "error": "\(error)"])
+                stored = nil
+            }
+        }
+        guard let stored else { return false }
+        guard stored.fingerprint == command.fingerprint else {
+            reject(conflict(command), to: target)
+            return true
+        }
+        if let text = stored.reply, case .object(let reply)? = try? JSONValue.parse(Array(text.utf8)) {
+            if target != .pull { emit(.reply(target, reply)) }
+        }
+        return true
+    }
+
+    private func conflict(_ command: Command) -> Rejection {
+        var lane: String?
+        if case .terminal(let terminal) = command.body { lane = terminal.lane }
+        return Rejection(
+            .idConflict, "id \(command.id) was already used for a different command; use a new id for a new command",
+            id: command.id, lane: lane, action: command.action)
+    }
+
+    /// The loop could not hand a URL to the lane's link: it never left, so the command is undeliverable.
+    func sendFailed(lane laneId: String, recordId: String) {
+        guard let record = records[recordId] else { return }
+        if let saleId = record.lookupFor {
+            logger.notice("transactionDetails look-up could not be sent", metadata: ["sale": "\(saleId)"])
+            records[recordId] = nil
+            if lanes[laneId]?.current === record { lanes[laneId]?.current = nil }
+            return
+        }
+        finalize(record, .outcome(.undeliverable, "the link to lane \(laneId) could not take the request; safe to retry under a new id"))
+    }
+
+    /// The loop handed a URL to the lane's link.
+    func sent(recordId: String) {
+        guard let record = records[recordId], record.state == .accepted else { return }
+        record.state = .forwarded
+        if record.lookupFor == nil { publishProgress(record, "forwarded") }
+    }
+}

@@ -1,0 +1,110 @@
+import InterApp
+
+/// A command's final outcome, as its reply and its `result` event will carry it.
+struct FinalOutcome {
+    var outcome: Outcome
+    var message: String?
+    var result: JSONObject?
+    var late = false
+    /// For `superseded`: the id of the command that went on instead.
+    var ref: String?
+
+    static func outcome(_ outcome: Outcome, _ message: String) -> FinalOutcome {
+        FinalOutcome(outcome: outcome, message: message, result: nil)
+    }
+}
+
+extension Correlator {
+    /// Builds a reply object in the contract's shape.
+    static func replyObject(id: String?, lane: String?, action: String?, _ final: FinalOutcome) -> JSONObject {
+        var reply = JSONObject()
+        reply["id"] = id.map(JSONValue.string) ?? .null
+        if let lane { reply["lane"] = .string(lane) }
+        if let action { reply["action"] = .string(action) }
+        reply["outcome"] = .string(final.outcome.rawValue)
+        if let message = final.message { reply["message"] = .string(message) }
+        if let result = final.result { reply["result"] = .object(result) }
+        if let ref = final.ref { reply["ref"] = .string(ref) }
+        reply["late"] = .bool(final.late)
+        return reply
+    }
+
+    /// The reply to a command that never reached a terminal.
+    static func rejectionReply(_ rejection: Rejection) -> JSONObject {
+        var reply = JSONObject()
+        reply["id"] = rejection.id.map(JSONValue.string) ?? .null
+        if let lane = rejection.lane { reply["lane"] = .string(lane) }
+        if let action = rejection.action { reply["action"] = .string(action) }
+        reply["outcome"] = .string(Outcome.rejected.rawValue)
+        var error = JSONObject()
+        error["code"] = .string(rejection.code.rawValue)
+        error["message"] = .string(rejection.message)
+        reply["error"] = .object(error)
+        reply["late"] = .bool(false)
+        return reply
+    }
+
+    /// Answers a rejected command: to its sender, or as an event when it came on the PULL socket.
+    func reject(_ rejection: Rejection, to target: ReplyTarget) {
+        let reply = Self.rejectionReply(rejection)
+        switch target {
+        case .router: emit(.reply(target, reply))
+        case .pull:
+            let lane = rejection.lane.flatMap { lanes[$0] != nil ? $0 : nil } ?? "bridge"
+            emit(.publish(topic: "\(lane).\(rejection.action ?? "command").result", body: reply))
+        }
+    }
+
+    /// Completes `record`: journals the reply, answers every waiter, publishes the event, and lets the
+    /// record leave memory. `event` is `result`, `unknown` or `late_result`.
+    func finalize(_ record: CommandRecord, _ final: FinalOutcome, event: String = "result") {
+        let reply = Self.replyObject(id: record.id, lane: record.lane, action: record.action.rawValue, final)
+        let text = JSONValue.object(reply).serializedString
+        let now = nowMs()
+        emit(.journal(.final(id: record.id, outcome: final.outcome.rawValue, reply: text, late: final.late, atMs: now)))
+        for waiter in record.waiters where waiter != .pull { emit(.reply(waiter, reply)) }
+        emit(.publish(topic: "\(record.lane).\(record.action.rawValue).\(event)", body: reply))
+        records[record.id] = nil
+        finalizedSinceCommit[record.id] = StoredCommand(
+            id: record.id, lane: record.lane, action: record.action.rawValue, fingerprint: record.fingerprint,
+            clientTransactionId: record.clientTransactionId, state: .final, outcome: final.outcome.rawValue,
+            reply: text, deadlineMs: nil, createdMs: now)
+        if let lane = lanes[record.lane] {
+            if lane.current === record { lane.current = nil }
+            lane.aborts.removeAll { $0 === record }
+        }
+    }
+
+    /// Completes a sale already reported `unknown` from a callback that arrived after its deadline.
+    func completeLate(_ stored: StoredCommand, lane: String, _ final: FinalOutcome) {
+        var final = final
+        final.late = true
+        let reply = Self.replyObject(id: stored.id, lane: lane, action: stored.action, final)
+        let text = JSONValue.object(reply).serializedString
+        let now = nowMs()
+        emit(.journal(.final(id: stored.id, outcome: final.outcome.rawValue, reply: text, late: true, atMs: now)))
+        emit(.publish(topic: "\(lane).\(stored.action).late_result", body: reply))
+        var updated = stored
+        updated.outcome = final.outcome.rawValue
+        updated.reply = text
+        finalizedSinceCommit[stored.id] = updated
+        lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
+    }
+
+    /// Publishes a progress event (`accepted`, `forwarded`, `delivered`) of `record`.
+    func publishProgress(_ record: CommandRecord, _ event: String) {
+        var body = JSONObject()
+        body["id"] = .string(record.id)
+        body["lane"] = .string(record.lane)
+        body["action"] = .string(record.action.rawValue)
+        emit(.publish(topic: "\(record.lane).\(record.action.rawValue).\(event)", body: body))
+    }
+
+    /// Publishes a lane event (`lane.connected`, `batch.opened`, ...) with extra fields.
+    func publishLaneEvent(_ lane: String, _ topic: String, _ fields: [(String, JSONValue)] = []) {
+        var body = JSONObject()
+        body["lane"] = .string(lane)
+        for (key, value) in fields { body[key] = value }
+        emit(.publish(topic: "\(lane).\(topic)", body: body))
+    }
+}

@@ -1,0 +1,86 @@
+import InterApp
+
+extension Correlator {
+    /// The version the bridge reports in `ping` and `hello`.
+    static let version = "1.0.0"
+
+    func answerPing(_ command: Command, to target: ReplyTarget) {
+        var result = JSONObject()
+        result["version"] = .string(Self.version)
+        result["lanes"] = .number(JSONNumber(lanes.count))
+        result["outstanding"] = .number(JSONNumber(outstandingCount))
+        answerQuery(command, result, to: target)
+    }
+
+    func answerLanes(_ command: Command, to target: ReplyTarget) {
+        var list: [JSONValue] = []
+        for id in laneOrder {
+            guard let lane = lanes[id] else { continue }
+            list.append(.object(describe(lane)))
+        }
+        var result = JSONObject()
+        result["lanes"] = .array(list)
+        answerQuery(command, result, to: target)
+    }
+
+    func answerStatus(_ command: Command, ref: String, to target: ReplyTarget) {
+        var result = JSONObject()
+        result["ref"] = .string(ref)
+        if let record = records[ref], record.lookupFor == nil {
+            result["state"] = .string(record.state.rawValue)
+            result["lane"] = .string(record.lane)
+            result["action"] = .string(record.action.rawValue)
+        } else if let stored = finalizedSinceCommit[ref] ?? (try? journal.command(id: ref)) {
+            result["state"] = .string(stored.state.rawValue)
+            if let lane = stored.lane { result["lane"] = .string(lane) }
+            result["action"] = .string(stored.action)
+            if let outcome = stored.outcome { result["outcome"] = .string(outcome) }
+            if let text = stored.reply, let reply = try? JSONValue.parse(Array(text.utf8)) { result["reply"] = reply }
+        } else {
+            result["state"] = .string("not_found")
+        }
+        answerQuery(command, result, to: target)
+    }
+
+    private func answerQuery(_ command: Command, _ result: JSONObject, to target: ReplyTarget) {
+        var reply = JSONObject()
+        reply["id"] = .string(command.id)
+        reply["action"] = .string(command.action)
+        reply["outcome"] = .string(Outcome.success.rawValue)
+        reply["result"] = .object(result)
+        reply["late"] = .bool(false)
+        switch target {
+        case .router: emit(.reply(target, reply))
+        case .pull: emit(.publish(topic: "bridge.\(command.action).result", body: reply))
+        }
+    }
+
+    private func describe(_ lane: LaneState) -> JSONObject {
+        var entry = JSONObject()
+        entry["lane"] = .string(lane.id)
+        entry["connected"] = .bool(lane.connected)
+        entry["platform"] = .string(lane.platform.rawValue)
+        entry["relay"] = lane.relayHello.map(JSONValue.object) ?? .null
+        if let current = lane.current {
+            var inFlight = JSONObject()
+            inFlight["action"] = .string(current.action.rawValue)
+            inFlight["id"] = .string(current.lookupFor == nil ? current.id : "(look-up for \(current.lookupFor!))")
+            inFlight["state"] = .string(current.state.rawValue)
+            entry["inFlight"] = .object(inFlight)
+        } else {
+            entry["inFlight"] = .null
+        }
+        entry["aborts"] = .array(lane.aborts.map { .string($0.id) })
+        if let batch = lane.openBatch {
+            var open = JSONObject()
+            open["name"] = batch.name.map(JSONValue.string) ?? .null
+            open["id"] = batch.id.map(JSONValue.string) ?? .null
+            open["openedAt"] = .string(Timestamp.iso8601(ms: batch.openedAtMs))
+            entry["openBatch"] = .object(open)
+        } else {
+            entry["openBatch"] = .null
+        }
+        entry["lastCallbackAt"] = lane.lastCallbackMs.map { .string(Timestamp.iso8601(ms: $0)) } ?? .null
+        return entry
+    }
+}

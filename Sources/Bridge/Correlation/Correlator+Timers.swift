@@ -1,0 +1,74 @@
+import InterApp
+
+extension Correlator {
+    /// Ends what is due: deadlines (`unknown`), grace periods, batch expiry, and starts look-ups of
+    /// `unknown` Android sales on idle lanes.
+    func tick() {
+        let now = nowMs()
+        let expiryMs = Int64(configuration.batchExpiryHours) * 3_600_000
+        for id in laneOrder {
+            guard let lane = lanes[id] else { continue }
+            if let current = lane.current, current.deadlineMs <= now { expire(current, lane: lane) }
+            for abort in lane.aborts where abort.deadlineMs <= now { expire(abort, lane: lane) }
+            if !lane.graceSales.isEmpty {
+                let due = lane.graceSales.filter { $0.untilMs <= now }
+                lane.graceSales.removeAll { $0.untilMs <= now }
+                for grace in due { endGrace(grace) }
+            }
+            if let batch = lane.openBatch, batch.openedAtMs + expiryMs <= now {
+                lane.openBatch = nil
+                emit(.journal(.batch(lane: id, nil)))
+                publishLaneEvent(
+                    id, "batch.closed",
+                    [
+                        ("batchName", batch.name.map(JSONValue.string) ?? .null),
+                        ("batchId", batch.id.map(JSONValue.string) ?? .null), ("reason", .string("expired")),
+                    ])
+            }
+            if lane.current == nil, lane.connected, !shuttingDown, !lane.pendingLookups.isEmpty {
+                startLookup(lane: lane)
+            }
+        }
+    }
+
+    /// The earliest time something is due, for the loop's poll timeout.
+    func nextDueMs() -> Int64? {
+        var next: Int64?
+        func consider(_ value: Int64) { next = min(next ?? value, value) }
+        for lane in lanes.values {
+            if let current = lane.current { consider(current.deadlineMs) }
+            for abort in lane.aborts { consider(abort.deadlineMs) }
+            for grace in lane.graceSales { consider(grace.untilMs) }
+        }
+        return next
+    }
+
+    private func expire(_ record: CommandRecord, lane: LaneState) {
+        if record.lookupFor != nil {
+            records[record.id] = nil
+            if lane.current === record { lane.current = nil }
+            return
+        }
+        finalize(
+            record,
+            .outcome(.unknown, "no callback before the deadline; the terminal may still have completed it"),
+            event: "unknown")
+        if record.action == .sale, lane.platform == .android, let ctid = record.clientTransactionId {
+            lane.pendingLookups.append((record.id, ctid))
+        }
+    }
+
+    private func startLookup(lane: LaneState) {
+        let (saleId, ctid) = lane.pendingLookups.removeFirst()
+        let terminal = TerminalCommand(
+            lane: lane.id, action: .transactionDetails, parameters: [Parameter(name: "clientTransactionId", value: ctid)])
+        let timeout = lane.configuration.timeout(for: .transactionDetails)
+        let record = CommandRecord(
+            id: nextLookupId(for: saleId), lane: lane.id, action: .transactionDetails, clientTransactionId: ctid,
+            fingerprint: "", deadlineMs: nowMs() + Int64(timeout), waiters: [], lookupFor: saleId)
+        records[record.id] = record
+        lane.current = record
+        let url = RequestURL.build(terminal, lane: lane.configuration.settings)
+        emit(.send(lane: lane.id, frames: [Array("open".utf8), Array(record.id.utf8), Array(url.utf8)], recordId: record.id))
+    }
+}

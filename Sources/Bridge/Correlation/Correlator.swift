@@ -1,0 +1,88 @@
+import InterApp
+import Logging
+
+/// The heart of the bridge: it takes commands and relay frames, matches callbacks to what is in flight
+/// (PROTOCOL.md section 6), and decides replies, events and journal writes as ``Effect``s.
+///
+/// It does no I/O itself apart from reading the journal for commands no longer in memory; the loop
+/// carries the effects out. It belongs to the loop's thread.
+final class Correlator {
+    let configuration: BridgeConfiguration
+    let journal: Journal
+    let clock: any BridgeClock
+    let logger: Logger
+    let decoder: CommandDecoder
+    var lanes: [String: LaneState] = [:]
+    /// Lane ids in configuration order, for the `lanes` query.
+    let laneOrder: [String]
+    /// Every outstanding terminal command by id.
+    var records: [String: CommandRecord] = [:]
+    /// Commands that became final since the last journal commit, so an immediate repeat finds them.
+    var finalizedSinceCommit: [String: StoredCommand] = [:]
+    var shuttingDown = false
+    private var effects: [Effect] = []
+    private var lookupCounter = 0
+
+    init(configuration: BridgeConfiguration, journal: Journal, clock: any BridgeClock, logger: Logger) {
+        self.configuration = configuration
+        self.journal = journal
+        self.clock = clock
+        self.logger = logger
+        self.decoder = CommandDecoder(maxBytes: configuration.maxCommandBytes)
+        for lane in configuration.lanes { lanes[lane.id] = LaneState(configuration: lane) }
+        laneOrder = configuration.lanes.map(\.id)
+    }
+
+    /// Picks up what a previous run left outstanding, and the open batches.
+    func restore() throws {
+        for (lane, batch) in try journal.openBatches() { lanes[lane]?.openBatch = batch }
+        for stored in try journal.outstanding() {
+            guard let laneId = stored.lane, let lane = lanes[laneId],
+                let action = TerminalAction(rawValue: stored.action)
+            else {
+                logger.warning("journal holds an outstanding command for a lane no longer configured",
+                    metadata: ["id": "\(stored.id)", "lane": "\(stored.lane ?? "-")"])
+                continue
+            }
+            let record = CommandRecord(
+                id: stored.id, lane: laneId, action: action, clientTransactionId: stored.clientTransactionId,
+                fingerprint: stored.fingerprint, deadlineMs: stored.deadlineMs ?? clock.nowMs(), waiters: [])
+            record.state = .forwarded
+            records[record.id] = record
+            if action == .abort {
+                lane.aborts.append(record)
+            } else if lane.current == nil {
+                lane.current = record
+            } else {
+                logger.warning("two outstanding transactions on one lane in the journal; the later waits for its deadline",
+                    metadata: ["id": "\(record.id)", "lane": "\(laneId)"])
+                lane.aborts.append(record)
+            }
+        }
+        if !records.isEmpty { logger.info("restored outstanding commands", metadata: ["count": "\(records.count)"]) }
+    }
+
+    /// The effects decided since the last call, in order.
+    func takeEffects() -> [Effect] {
+        defer { effects.removeAll(keepingCapacity: true) }
+        return effects
+    }
+
+    /// Whether any effect waits to be carried out.
+    var hasEffects: Bool { !effects.isEmpty }
+
+    /// The loop calls this after each journal commit.
+    func journalCommitted() { finalizedSinceCommit.removeAll(keepingCapacity: true) }
+
+    /// Commands still waiting on a terminal (the bridge's own look-ups excluded).
+    var outstandingCount: Int { records.values.lazy.filter { $0.lookupFor == nil }.count }
+
+    func emit(_ effect: Effect) { effects.append(effect) }
+
+    func nowMs() -> Int64 { clock.nowMs() }
+
+    func nextLookupId(for saleId: String) -> String {
+        lookupCounter += 1
+        return "vivabridge-lookup-\(lookupCounter)-\(saleId)"
+    }
+}

@@ -1,0 +1,76 @@
+import GRDB
+
+extension Journal {
+    private static let columns =
+        "id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms"
+
+    /// The command journaled under `id`, if any.
+    func command(id: String) throws -> StoredCommand? {
+        try database.read { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(Self.columns) FROM commands WHERE id = ?"), arguments: [id]
+            ).map(Self.stored)
+        }
+    }
+
+    /// The newest sale on `lane` with `clientTransactionId` whose outcome is still `unknown`.
+    func unknownSale(lane: String, clientTransactionId: String) throws -> StoredCommand? {
+        try database.read { db in
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(Self.columns) FROM commands WHERE lane = ? AND client_transaction_id = ?
+                        AND outcome = 'unknown' AND action = 'sale' ORDER BY created_ms DESC LIMIT 1
+                        """), arguments: [lane, clientTransactionId]
+            ).map(Self.stored)
+        }
+    }
+
+    /// Every command whose outcome is not final, oldest first: what a restart must pick up again.
+    func outstanding() throws -> [StoredCommand] {
+        try database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.columns) FROM commands WHERE state != 'final' ORDER BY created_ms, rowid"
+            ).map(Self.stored)
+        }
+    }
+
+    /// Every lane's open batch.
+    func openBatches() throws -> [String: OpenBatch] {
+        try database.read { db in
+            var batches: [String: OpenBatch] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT lane, name, batch_id, opened_ms FROM batches") {
+                batches[row["lane"]] = OpenBatch(name: row["name"], id: row["batch_id"], openedAtMs: row["opened_ms"])
+            }
+            return batches
+        }
+    }
+
+    /// How many callbacks the journal holds (for tests and the `lanes` query).
+    func callbackCount() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM callbacks") ?? 0 }
+    }
+
+    /// Every text the journal stores, for checks that no secret ever reached it.
+    func allStoredText() throws -> String {
+        try database.read { db in
+            var text = ""
+            for row in try Row.fetchAll(db, sql: "SELECT fingerprint, reply, client_transaction_id FROM commands") {
+                text += (row["fingerprint"] as String? ?? "") + (row["reply"] as String? ?? "")
+                    + (row["client_transaction_id"] as String? ?? "")
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT fields FROM callbacks") {
+                text += row["fields"] as String? ?? ""
+            }
+            return text
+        }
+    }
+
+    private static func stored(_ row: Row) -> StoredCommand {
+        StoredCommand(
+            id: row["id"], lane: row["lane"], action: row["action"], fingerprint: row["fingerprint"],
+            clientTransactionId: row["client_transaction_id"],
+            state: RecordState(rawValue: row["state"]) ?? .accepted, outcome: row["outcome"], reply: row["reply"],
+            deadlineMs: row["deadline_ms"], createdMs: row["created_ms"])
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+
+/// The bridge's durable memory: every accepted command, every callback, every open batch (SQLite, WAL).
+///
+/// Writes are staged and committed together by ``commit(_:)``: the bridge commits before any URL
+/// leaves and before any outcome is replied or published. The journal is used by the bridge's loop
+/// thread only.
+final class Journal {
+    let database: DatabaseQueue
+    /// The file the journal lives in.
+    let path: String
+
+    /// Opens (or creates) the journal at `path`, in WAL mode.
+    init(path: String, sync: JournalSync) throws {
+        self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = \(sync == .full ? "FULL" : "NORMAL")")
+        }
+        database = try DatabaseQueue(path: path, configuration: configuration)
+        try migrate()
+    }
+
+    private func migrate() throws {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE commands (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        lane TEXT,
+                        action TEXT NOT NULL,
+                        fingerprint TEXT NOT NULL,
+                        client_transaction_id TEXT,
+                        state TEXT NOT NULL,
+                        outcome TEXT,
+                        reply TEXT,
+                        late INTEGER NOT NULL DEFAULT 0,
+                        deadline_ms INTEGER,
+                        created_ms INTEGER NOT NULL,
+                        updated_ms INTEGER NOT NULL
+                    );
+                    CREATE INDEX commands_outstanding ON commands(state) WHERE state != 'final';
+                    CREATE INDEX commands_unknown_sales ON commands(lane, client_transaction_id)
+                        WHERE outcome = 'unknown';
+                    CREATE TABLE callbacks (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        lane TEXT NOT NULL,
+                        received_ms INTEGER NOT NULL,
+                        fields TEXT NOT NULL,
+                        matched_id TEXT,
+                        disposition TEXT NOT NULL
+                    );
+                    CREATE TABLE batches (
+                        lane TEXT PRIMARY KEY NOT NULL,
+                        name TEXT,
+                        batch_id TEXT,
+                        opened_ms INTEGER NOT NULL
+                    );
+                    CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                    """)
+        }
+        try migrator.migrate(database)
+    }
+
+    /// Counts one more start of the bridge and returns the new epoch.
+    func nextEpoch() throws -> Int {
+        try database.write { db in
+            let current = try Int.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'epoch'") ?? 0
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO meta(key, value) VALUES('epoch', ?)", arguments: [String(current + 1)])
+            return current + 1
+        }
+    }
+
+    /// Writes every staged entry in one transaction.
+    func commit(_ entries: [JournalEntry]) throws {
+        guard !entries.isEmpty else { return }
+        try database.write { db in
+            for entry in entries { try Self.apply(entry, in: db) }
+        }
+    }
+
+    private static func apply(_ entry: JournalEntry, in db: Database) throws {
+        switch entry {
+        case .insert(let row):
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO commands(id, lane, action, fingerprint, client_transaction_id, state, outcome, reply,
+                        deadline_ms, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [
+                row.id, row.lane, row.action, row.fingerprint, row.clientTransactionId, row.state.rawValue,
+                row.outcome, row.reply, row.deadlineMs, row.createdMs, row.createdMs,
+            ])
+        case .state(let id, let state, let at):
+            try db.cachedStatement(sql: "UPDATE commands SET state = ?, updated_ms = ? WHERE id = ?")
+                .execute(arguments: [state.rawValue, at, id])
+        case .deadline(let id, let deadline):
+            try db.cachedStatement(sql: "UPDATE commands SET deadline_ms = ? WHERE id = ?")
+                .execute(arguments: [deadline, id])
+        case .final(let id, let outcome, let reply, let late, let at):
+            try db.cachedStatement(
+                sql: "UPDATE commands SET state = 'final', outcome = ?, reply = ?, late = ?, updated_ms = ? WHERE id = ?"
+            ).execute(arguments: [outcome, reply, late, at, id])
+        case .callback(let lane, let at, let fields, let matched, let disposition):
+            try db.cachedStatement(
+                sql: "INSERT INTO callbacks(lane, received_ms, fields, matched_id, disposition) VALUES (?, ?, ?, ?, ?)"
+            ).execute(arguments: [lane, at, fields, matched, disposition])
+        case .batch(let lane, let batch):
+            if let batch {
+                try db.cachedStatement(
+                    sql: "INSERT OR REPLACE INTO batches(lane, name, batch_id, opened_ms) VALUES (?, ?, ?, ?)"
+                ).execute(arguments: [lane, batch.name, batch.id, batch.openedAtMs])
+            } else {
+                try db.cachedStatement(sql: "DELETE FROM batches WHERE lane = ?").execute(arguments: [lane])
+            }
+        }
+    }
+}

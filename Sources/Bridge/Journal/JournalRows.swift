@@ -1,0 +1,48 @@
+/// A command as the journal stores it: no secret, no unmasked card number.
+struct StoredCommand: Sendable, Equatable {
+    var id: String
+    var lane: String?
+    var action: String
+    /// The command's canonical JSON with secrets redacted; equal content gives equal text.
+    var fingerprint: String
+    var clientTransactionId: String?
+    var state: RecordState
+    var outcome: String?
+    /// The final reply's JSON text, once final.
+    var reply: String?
+    /// The deadline in milliseconds since 1970, while outstanding.
+    var deadlineMs: Int64?
+    var createdMs: Int64
+}
+
+/// Where a command is on its way.
+enum RecordState: String, Sendable, Equatable {
+    /// Journaled, not yet sent.
+    case accepted
+    /// Its URL was handed to the lane's link.
+    case forwarded
+    /// The relay said the terminal app opened it.
+    case delivered
+    /// Its outcome is final and its reply stored.
+    case final
+}
+
+/// A lane's open batch.
+public struct OpenBatch: Sendable, Equatable {
+    /// The batch's name as the terminal app reported it.
+    public var name: String?
+    /// The batch's id as the terminal app reported it.
+    public var id: String?
+    /// When the bridge saw it opened.
+    public var openedAtMs: Int64
+}
+
+/// One write the journal makes at its next commit.
+enum JournalEntry: Sendable {
+    case insert(StoredCommand)
+    case state(id: String, RecordState, atMs: Int64)
+    case deadline(id: String, deadlineMs: Int64)
+    case final(id: String, outcome: String, reply: String, late: Bool, atMs: Int64)
+    case callback(lane: String, atMs: Int64, fields: String, matchedId: String?, disposition: String)
+    case batch(lane: String, OpenBatch?)
+}

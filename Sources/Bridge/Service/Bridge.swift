@@ -1,0 +1,194 @@
+import Foundation
+import Logging
+import ZeroMQ
+
+/// The bridge: command intake, terminal links, correlation, journal and events, on a thread of its own.
+///
+/// ```swift
+/// let bridge = Bridge(configuration: configuration, logger: logger)
+/// let endpoints = try bridge.start()
+/// // ...
+/// bridge.stop()   // graceful: waits for commands in flight up to `shutdownGraceMs`
+/// ```
+public final class Bridge: Sendable {
+    /// The configuration the bridge runs on.
+    public let configuration: BridgeConfiguration
+    private let clock: any BridgeClock
+    private let logger: Logger
+    private let context: Context
+    private let control: ControlChannel
+    private let finished = DispatchSemaphore(value: 0)
+    private let state = StartState()
+
+    /// Prepares a bridge; nothing is bound until ``start()``.
+    public init(configuration: BridgeConfiguration, clock: any BridgeClock = SystemBridgeClock(), logger: Logger)
+        throws
+    {
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        context = try Context(ioThreads: 1, maxSockets: Int32(max(1024, configuration.lanes.count * 2 + 64)))
+        control = ControlChannel(endpoint: "inproc://vivabridge-control-\(UUID().uuidString)")
+    }
+
+    /// Binds every endpoint, connects every lane, and starts the bridge's thread.
+    ///
+    /// - Returns: where the bridge listens (real ports for `*` endpoints).
+    /// - Throws: a ``ZMQError`` when an endpoint cannot be bound, or a journal error.
+    @discardableResult
+    public func start() throws -> BoundEndpoints {
+        let ready = DispatchSemaphore(value: 0)
+        let outcome = StartOutcome()
+        let configuration = configuration, clock = clock, logger = logger, context = context
+        let endpoint = control.endpoint, finished = finished, state = state
+        let thread = Thread {
+            defer { finished.signal() }
+            let loop: BridgeLoop
+            do {
+                loop = try BridgeLoop(
+                    context: context, configuration: configuration, controlEndpoint: endpoint, clock: clock,
+                    logger: logger)
+            } catch {
+                outcome.set(.failure(error))
+                ready.signal()
+                return
+            }
+            outcome.set(.success(loop.bound))
+            ready.signal()
+            do {
+                try loop.run()
+            } catch {
+                logger.critical("bridge loop failed", metadata: ["error": "\(error)"])
+                state.recordFailure(error)
+            }
+        }
+        thread.name = "vivabridge"
+        thread.start()
+        ready.wait()
+        switch outcome.get() {
+        case .success(let bound):
+            try control.connect(context)
+            state.markStarted()
+            return bound
+        case .failure(let error):
+            finished.wait()
+            throw error
+        case nil:
+            fatalError("bridge thread ended without reporting its start")
+        }
+    }
+
+    /// Starts a graceful shutdown: new commands are refused `shutting_down`, commands in flight get
+    /// up to `shutdownGraceMs` to finish. Returns at once; see ``wait()``.
+    public func shutdown() { control.send("shutdown") }
+
+    /// Makes the bridge check its timers now (after a ``ManualBridgeClock`` moved).
+    public func wake() { control.send("wake") }
+
+    /// Waits until the bridge's thread has ended.
+    public func wait() {
+        guard state.claimWait() else { return }
+        finished.wait()
+        control.close()
+        context.terminate()
+    }
+
+    /// Waits, off Swift's cooperative pool, until the bridge's thread has ended.
+    public func waitAsync() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.wait()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Shuts down gracefully and waits.
+    public func stop() {
+        shutdown()
+        wait()
+    }
+
+    /// Stops at once, leaving commands in flight in the journal (as a crash would, but cleanly).
+    public func halt() {
+        control.send("stop")
+        wait()
+    }
+
+    /// The error that ended the bridge's loop, if it failed.
+    public var failure: (any Error)? { state.failure() }
+}
+
+/// The caller's end of the inproc channel into the bridge's loop, safe to use from any thread.
+private final class ControlChannel: @unchecked Sendable {
+    let endpoint: String
+    private let lock = NSLock()
+    private var socket: Socket?
+
+    init(endpoint: String) { self.endpoint = endpoint }
+
+    func connect(_ context: Context) throws {
+        let socket = try Socket(context, .pair)
+        try socket.connect(endpoint)
+        lock.lock()
+        self.socket = socket
+        lock.unlock()
+    }
+
+    func send(_ word: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        _ = try? socket?.send([word], wait: false)
+    }
+
+    func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        socket?.close()
+        socket = nil
+    }
+}
+
+private final class StartOutcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Result<BoundEndpoints, any Error>?
+    func set(_ result: Result<BoundEndpoints, any Error>) {
+        lock.lock()
+        value = result
+        lock.unlock()
+    }
+    func get() -> Result<BoundEndpoints, any Error>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}
+
+private final class StartState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var started = false
+    private var waited = false
+    private var error: (any Error)?
+    func markStarted() {
+        lock.lock()
+        started = true
+        lock.unlock()
+    }
+    func claimWait() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard started, !waited else { return false }
+        waited = true
+        return true
+    }
+    func recordFailure(_ error: any Error) {
+        lock.lock()
+        self.error = error
+        lock.unlock()
+    }
+    func failure() -> (any Error)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return error
+    }
+}

@@ -1,0 +1,210 @@
+import InterApp
+import Logging
+import ZeroMQ
+
+/// The bridge's one I/O thread: it owns every socket and the journal, polls them, feeds the
+/// ``Correlator``, commits the journal, then carries out the network effects.
+final class BridgeLoop {
+    /// At most this many messages are read from one socket per turn, so no input starves another.
+    static let drainLimit = 256
+    /// The longest the loop sleeps in a poll; timers are checked at least this often.
+    static let tickMs: Int64 = 100
+
+    private let configuration: BridgeConfiguration
+    private let logger: Logger
+    private let clock: any BridgeClock
+    private let journal: Journal
+    private let correlator: Correlator
+    private var stamper: EventStamper
+    private let commands: Socket
+    private let pull: Socket?
+    private let events: Socket
+    private let control: Socket
+    private var links: [LaneLink] = []
+    private var linksByLane: [String: LaneLink] = [:]
+    private let poller = Poller()
+    private var shutdownDeadlineMs: Int64?
+    private var lastTickMs: Int64 = 0
+    let bound: BoundEndpoints
+
+    init(
+        context: Context, configuration: BridgeConfiguration, controlEndpoint: String, clock: any BridgeClock,
+        logger: Logger
+    ) throws {
+        self.configuration = configuration
+        self.logger = logger
+        self.clock = clock
+        journal = try Journal(path: configuration.journal, sync: configuration.journalSync)
+        stamper = EventStamper(epoch: try journal.nextEpoch())
+        correlator = Correlator(configuration: configuration, journal: journal, clock: clock, logger: logger)
+        try correlator.restore()
+
+        control = try Socket(context, .pair)
+        try control.bind(controlEndpoint)
+        commands = try Socket(context, .router)
+        try commands.setRouterMandatory(true)
+        try commands.setMaxMessageSize(Int64(configuration.maxCommandBytes) + 1024)
+        try commands.setReceiveHighWaterMark(10_000)
+        try commands.setSendHighWaterMark(10_000)
+        try commands.bind(configuration.command)
+        events = try Socket(context, .pub)
+        try events.setSendHighWaterMark(100_000)
+        try events.bind(configuration.events)
+        if let endpoint = configuration.commandPull {
+            let socket = try Socket(context, .pull)
+            try socket.setMaxMessageSize(Int64(configuration.maxCommandBytes) + 1024)
+            try socket.setReceiveHighWaterMark(10_000)
+            try socket.bind(endpoint)
+            pull = socket
+        } else {
+            pull = nil
+        }
+        bound = BoundEndpoints(
+            command: try commands.lastEndpoint, events: try events.lastEndpoint, commandPull: try pull?.lastEndpoint)
+
+        poller.add(control)
+        poller.add(commands)
+        if let pull { poller.add(pull) }
+        for lane in configuration.lanes {
+            let link = try LaneLink(
+                context: context, lane: lane, heartbeatIntervalMs: configuration.heartbeatIntervalMs,
+                heartbeatTimeoutMs: configuration.heartbeatTimeoutMs)
+            links.append(link)
+            linksByLane[lane.id] = link
+            poller.add(link.socket)
+            poller.add(link.monitor)
+        }
+        logger.info(
+            "bridge listening",
+            metadata: [
+                "command": "\(bound.command)", "events": "\(bound.events)", "pull": "\(bound.commandPull ?? "off")",
+                "lanes": "\(links.count)", "epoch": "\(stamper.epoch)",
+            ])
+    }
+
+    /// Runs until a shutdown completes; closes every socket it owns before returning.
+    func run() throws {
+        defer { closeAll() }
+        var running = true
+        while running {
+            try poller.poll(timeoutMilliseconds: pollTimeout())
+            running = readControl()
+            let laneBase = pull == nil ? 2 : 3
+            drain(commands, index: 1) { frames in
+                guard frames.count >= 2, let body = frames.last else { return }
+                correlator.receiveCommand(body, from: .router(envelope: Array(frames.dropLast())))
+            }
+            if let pull {
+                drain(pull, index: 2) { frames in
+                    if let body = frames.last { correlator.receiveCommand(body, from: .pull) }
+                }
+            }
+            for (offset, link) in links.enumerated() {
+                let socketIndex = laneBase + offset * 2
+                drain(link.socket, index: socketIndex) { correlator.receiveFromRelay(lane: link.lane, frames: $0) }
+                if !poller.ready(socketIndex + 1).isEmpty { readMonitor(link) }
+            }
+            let now = clock.nowMs()
+            if now - lastTickMs >= Self.tickMs || (correlator.nextDueMs().map { $0 <= now } ?? false) {
+                lastTickMs = now
+                correlator.tick()
+            }
+            try carryOutEffects()
+            if let deadline = shutdownDeadlineMs, correlator.outstandingCount == 0 || clock.nowMs() >= deadline {
+                if correlator.outstandingCount > 0 {
+                    logger.warning(
+                        "shutdown grace over; outstanding commands stay in the journal for the next start",
+                        metadata: ["count": "\(correlator.outstandingCount)"])
+                }
+                running = false
+            }
+        }
+        logger.info("bridge stopped", metadata: ["epoch": "\(stamper.epoch)", "events": "\(stamper.seq)"])
+    }
+
+    private func pollTimeout() -> Int {
+        if correlator.hasEffects { return 0 }
+        let now = clock.nowMs()
+        var wait = Self.tickMs
+        if let due = correlator.nextDueMs() { wait = min(wait, max(0, due - now)) }
+        return Int(wait)
+    }
+
+    private func drain(_ socket: Socket, index: Int, _ handle: ([[UInt8]]) -> Void) {
+        guard !poller.ready(index).isEmpty else { return }
+        for _ in 0..<Self.drainLimit {
+            guard let frames = try? socket.receive(wait: false) else { return }
+            handle(frames)
+        }
+    }
+
+    /// Reads control messages; returns false when the loop must end at once.
+    private func readControl() -> Bool {
+        guard !poller.ready(0).isEmpty else { return true }
+        while let frames = try? control.receive(wait: false) {
+            switch frames.first.map({ String(decoding: $0, as: UTF8.self) }) {
+            case "shutdown":
+                if shutdownDeadlineMs == nil {
+                    correlator.shuttingDown = true
+                    shutdownDeadlineMs = clock.nowMs() + Int64(configuration.shutdownGraceMs)
+                    logger.info("shutting down", metadata: ["outstanding": "\(correlator.outstandingCount)"])
+                }
+            case "stop":
+                return false
+            default:
+                lastTickMs = 0
+            }
+        }
+        return true
+    }
+
+    private func readMonitor(_ link: LaneLink) {
+        while let event = try? link.monitor.receiveMonitorEvent(wait: false) {
+            switch event.kind {
+            case .handshakeSucceeded: correlator.linkUp(link.lane)
+            case .disconnected: correlator.linkDown(link.lane)
+            default: break
+            }
+        }
+    }
+
+    /// Commits the journal, then sends, replies and publishes, until no effect is left.
+    private func carryOutEffects() throws {
+        while correlator.hasEffects {
+            let effects = correlator.takeEffects()
+            var entries: [JournalEntry] = []
+            for case .journal(let entry) in effects { entries.append(entry) }
+            try journal.commit(entries)
+            correlator.journalCommitted()
+            for effect in effects {
+                switch effect {
+                case .journal: continue
+                case .send(let lane, let frames, let recordId):
+                    let sent = linksByLane[lane]?.send(frames) ?? false
+                    if let recordId {
+                        if sent { correlator.sent(recordId: recordId) } else { correlator.sendFailed(lane: lane, recordId: recordId) }
+                    }
+                case .reply(let target, let reply):
+                    guard case .router(let envelope) = target else { continue }
+                    do {
+                        if try !commands.send(envelope + [JSONValue.object(reply).serialized()], wait: false) {
+                            logger.warning("reply dropped: the caller is not reading", metadata: ["id": "\(reply["id"]?.stringValue ?? "-")"])
+                        }
+                    } catch {
+                        logger.notice("reply not delivered: the caller is gone", metadata: ["id": "\(reply["id"]?.stringValue ?? "-")"])
+                    }
+                case .publish(let topic, let body):
+                    _ = try? events.send(stamper.frames(topic: topic, body: body, nowMs: clock.nowMs()), wait: false)
+                }
+            }
+        }
+    }
+
+    private func closeAll() {
+        for link in links { link.close() }
+        commands.close()
+        pull?.close()
+        events.close()
+        control.close()
+    }
+}
