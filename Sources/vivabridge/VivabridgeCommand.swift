@@ -1,10 +1,10 @@
 import ArgumentParser
 
 /// The `vivabridge` command line: the bridge, its simulator and the tools around them.
-struct VivabridgeCommand: ParsableCommand {
+struct VivabridgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vivabridge",
         abstract: "A ZeroMQ bridge between store checkout software and Viva Terminal apps.",
-        subcommands: []
+        subcommands: [RunCommand.self]
     )
 }

@@ -1,3 +1,1 @@
-import ArgumentParser
-
-VivabridgeCommand.main()
+await VivabridgeCommand.main()

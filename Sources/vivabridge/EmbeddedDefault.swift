@@ -1,0 +1,48 @@
+import Bridge
+import Foundation
+import InterApp
+import TerminalSimulator
+
+/// The configuration `vivabridge run` uses without `--config`: loopback endpoints, three simulated
+/// lanes (two iOS, one Android) in the same process, and a journal in a local state folder.
+enum EmbeddedDefault {
+    /// The simulated lanes: id, port, platform.
+    static let lanes: [(id: String, port: Int, platform: Platform)] = [
+        ("lane-1", 6001, .ios), ("lane-2", 6002, .ios), ("lane-3", 6003, .android),
+    ]
+
+    /// The state folder: `$VIVABRIDGE_STATE` or `./.vivabridge`.
+    static var stateFolder: String {
+        ProcessInfo.processInfo.environment["VIVABRIDGE_STATE"] ?? ".vivabridge"
+    }
+
+    /// The bridge's side of the embedded default, with environment overrides applied.
+    static func configuration(environment: [String: String]) throws -> BridgeConfiguration {
+        var yaml = """
+            command: tcp://127.0.0.1:5555
+            events: tcp://127.0.0.1:5556
+            journal: \(stateFolder)/journal.sqlite
+            terminal:
+              merchantKey: DEMO-MERCHANT-KEY
+              appId: com.vivabridge.demo
+              callback: interapp-callback
+            lanes:
+
+            """
+        for lane in lanes {
+            yaml += "  - {id: \(lane.id), endpoint: \"tcp://127.0.0.1:\(lane.port)\", platform: \(lane.platform.rawValue)}\n"
+        }
+        return try BridgeConfiguration.load(yaml: yaml, environment: environment)
+    }
+
+    /// The simulated terminals behind the embedded lanes: a card is presented after 1.5 s and the
+    /// host answers 1 s later, like a person at a real terminal.
+    static func simulatedLanes(cardMs: Int = 1500, hostMs: Int = 1000) -> [SimulatedLane] {
+        lanes.map { lane in
+            SimulatedLane(
+                id: lane.id, endpoint: "tcp://127.0.0.1:\(lane.port)",
+                platform: lane.platform == .ios ? .ios : .android,
+                behaviour: LaneBehaviour(cardPresentment: .milliseconds(cardMs), host: .milliseconds(hostMs)))
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import ServiceLifecycle
+import TerminalSimulator
+
+/// The in-process simulator as a `Service`, so it starts before the bridge and stops after it.
+struct SimulatorService: Service {
+    let simulator: Simulator
+
+    func run() async throws {
+        _ = try simulator.start()
+        try? await gracefulShutdown()
+        simulator.stop()
+    }
+}
