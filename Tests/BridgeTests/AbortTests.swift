@@ -1,0 +1,85 @@
+import Bridge
+import InterApp
+import TerminalSimulator
+import Testing
+
+@Suite("Abort, both dialects (PROTOCOL.md section 6)")
+struct AbortTests {
+    static func lane(_ platform: SimulatorPlatform, card: PhaseDuration = .manual, host: PhaseDuration = .milliseconds(0))
+        -> SimulatedLane
+    {
+        var behaviour = LaneBehaviour()
+        behaviour.cardPresentment = card
+        behaviour.host = host
+        return SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: platform, behaviour: behaviour)
+    }
+
+    @Test("before the card is read: the abort succeeds and the sale is aborted", arguments: SimulatorPlatform.allCases)
+    func abortBeforeCard(platform: SimulatorPlatform) throws {
+        let harness = try BridgeHarness(lanes: [Self.lane(platform)])
+        try harness.send(saleJSON(id: "sale-1", lane: "lane-1", amount: 1000))
+        #expect(harness.simulator.waitForPhase(lane: "lane-1", .cardPresentment, timeout: .seconds(5)))
+        try harness.send(#"{"id":"abort-1","lane":"lane-1","action":"abort"}"#)
+        let abort = try harness.reply(to: "abort-1")
+        let sale = try harness.reply(to: "sale-1")
+        #expect(abort.string("outcome") == "success")
+        #expect(sale.string("outcome") == "aborted")
+        let lanes = try harness.call(#"{"id":"q","action":"lanes"}"#)
+        #expect(lanes.object("result")?["lanes"]?.arrayValue?.first?.objectValue?["inFlight"] == .null)
+    }
+
+    @Test("after the card is read: no abort answer, the sale completes and the abort is superseded", arguments: SimulatorPlatform.allCases)
+    func abortAfterCard(platform: SimulatorPlatform) throws {
+        let harness = try BridgeHarness(lanes: [Self.lane(platform, card: .milliseconds(0), host: .manual)])
+        try harness.send(saleJSON(id: "sale-1", lane: "lane-1", amount: 1000))
+        #expect(harness.simulator.waitForPhase(lane: "lane-1", .host, timeout: .seconds(5)))
+        try harness.send(#"{"id":"abort-1","lane":"lane-1","action":"abort"}"#)
+        #expect(harness.simulator.waitForURLs(lane: "lane-1", count: 2, timeout: .seconds(5)))
+        harness.simulator.release(lane: "lane-1")
+        let sale = try harness.reply(to: "sale-1")
+        let abort = try harness.reply(to: "abort-1")
+        #expect(sale.string("outcome") == "success")
+        #expect(abort.string("outcome") == "superseded")
+        #expect(abort.string("ref") == "sale-1")
+    }
+
+    @Test("when idle: nothing_to_abort", arguments: SimulatorPlatform.allCases)
+    func nothingToAbort(platform: SimulatorPlatform) throws {
+        let harness = try BridgeHarness(lanes: [Self.lane(platform)])
+        let abort = try harness.call(#"{"id":"abort-1","lane":"lane-1","action":"abort"}"#)
+        #expect(abort.string("outcome") == "nothing_to_abort")
+    }
+
+    @Test("a failed sale callback within the grace period is kept in the aborted sale's result")
+    func saleCallbackInGrace() throws {
+        var lane = Self.lane(.android)
+        lane.behaviour.saleCallbackAfterAbort = true
+        let harness = try BridgeHarness(lanes: [lane]) { $0.abortGraceMs = 5000 }
+        try harness.send(saleJSON(id: "sale-1", lane: "lane-1", amount: 1000))
+        #expect(harness.simulator.waitForPhase(lane: "lane-1", .cardPresentment, timeout: .seconds(5)))
+        try harness.send(#"{"id":"abort-1","lane":"lane-1","action":"abort"}"#)
+        let sale = try harness.reply(to: "sale-1")
+        #expect(sale.string("outcome") == "aborted")
+        #expect(sale.object("result")?.string("clientTransactionId") == "sale-1")
+        #expect(try harness.reply(to: "abort-1").string("outcome") == "success")
+    }
+
+    @Test("a successful sale callback within the grace period overrules the abort")
+    func successOverrulesAbort() throws {
+        let harness = try BridgeHarness(lanes: [Self.lane(.ios)]) { $0.abortGraceMs = 5000 }
+        try harness.send(saleJSON(id: "sale-1", lane: "lane-1", amount: 1000))
+        #expect(harness.simulator.waitForPhase(lane: "lane-1", .cardPresentment, timeout: .seconds(5)))
+        try harness.send(#"{"id":"abort-1","lane":"lane-1","action":"abort"}"#)
+        try harness.event("lane-1.abort.delivered")
+        // The terminal's abort answer comes first; then, within the grace, the sale's own approval.
+        #expect(harness.simulator.waitForPhase(lane: "lane-1", .idle, timeout: .seconds(5)))
+        harness.simulator.injectCallback(
+            lane: "lane-1",
+            url: "interapp-callback://result?status=success&message=Transaction%20successful.&action=sale&clientTransactionId=sale-1&amount=1000&tipAmount=0&rrn=123456833121&referenceNumber=833121")
+        let sale = try harness.reply(to: "sale-1")
+        let abort = try harness.reply(to: "abort-1")
+        #expect(sale.string("outcome") == "success")
+        #expect(abort.string("outcome") == "superseded")
+        #expect(abort.string("ref") == "sale-1")
+    }
+}

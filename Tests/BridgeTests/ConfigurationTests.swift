@@ -1,0 +1,88 @@
+import Bridge
+import InterApp
+import Testing
+
+@Suite("Configuration: the YAML of section 8, environment overrides, precise refusals")
+struct ConfigurationTests {
+    static let valid = """
+        command: tcp://127.0.0.1:5555
+        commandPull: tcp://127.0.0.1:5558
+        events: tcp://127.0.0.1:5556
+        journal: /tmp/j.sqlite
+        terminal:
+          merchantKey: SG23323424EXS3
+          appId: com.example.pos
+          callback: interapp-callback
+          timeoutMs: {sale: 120000, cancel: 120000, batch: 30000, transactionDetails: 30000, abort: 30000}
+        lanes:
+          - id: lane-1
+            endpoint: tcp://127.0.0.1:6001
+            platform: ios
+          - id: lane-2
+            endpoint: tcp://127.0.0.1:6002
+            platform: android
+            appId: com.example.pos.lane2
+        """
+
+    @Test("the contract's example loads, lanes inherit terminal settings and may override them")
+    func contractExample() throws {
+        let config = try BridgeConfiguration.load(yaml: Self.valid)
+        #expect(config.commandPull == "tcp://127.0.0.1:5558")
+        #expect(config.lanes.map(\.id) == ["lane-1", "lane-2"])
+        #expect(config.lanes[0].terminal.appId == "com.example.pos")
+        #expect(config.lanes[1].terminal.appId == "com.example.pos.lane2")
+        #expect(config.lanes[1].terminal.merchantKey == "SG23323424EXS3")
+        #expect(config.lanes[1].platform == .android)
+        #expect(config.lanes[0].timeout(for: .batch) == 30000)
+    }
+
+    @Test("environment variables override keys, secrets included")
+    func environment() throws {
+        let config = try BridgeConfiguration.load(
+            yaml: Self.valid,
+            environment: [
+                "VIVABRIDGE_TERMINAL_MERCHANTKEY": "FROM-ENV", "VIVABRIDGE_EVENTS": "tcp://127.0.0.1:7556",
+                "VIVABRIDGE_LANES_1_ENDPOINT": "tcp://127.0.0.1:7002", "VIVABRIDGE_TERMINAL_TIMEOUTMS_SALE": "60000",
+                "VIVABRIDGE_LANES_0_APPID": "com.lane1", "OTHER": "ignored",
+            ])
+        #expect(config.terminal.merchantKey == "FROM-ENV")
+        #expect(config.lanes[0].terminal.merchantKey == "FROM-ENV")
+        #expect(config.events == "tcp://127.0.0.1:7556")
+        #expect(config.lanes[1].endpoint == "tcp://127.0.0.1:7002")
+        #expect(config.lanes[0].timeout(for: .sale) == 60000)
+        #expect(config.lanes[0].terminal.appId == "com.lane1")
+    }
+
+    static let refusals: [(String, String, String)] = [
+        ("comand: tcp://127.0.0.1:1\n", "comand", "unknown key"),
+        ("lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:1\", platform: ios}\n  - {id: a, endpoint: \"tcp://127.0.0.1:2\", platform: ios}\n", "lanes[1].id", "duplicate lane id"),
+        ("lanes:\n  - {id: a, endpoint: \"127.0.0.1:1\", platform: ios}\n", "lanes[0].endpoint", "transport://address"),
+        ("lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:99999\", platform: ios}\n", "lanes[0].endpoint", "1 to 65535"),
+        ("lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:1\", platform: windows}\n", "lanes[0].platform", "ios or android"),
+        ("terminal:\n  timeoutMs: {sale: 10}\n", "terminal.timeoutMs.sale", "between 1000 and 600000"),
+        ("terminal:\n  timeoutMs: {refund: 5000}\n", "terminal.timeoutMs.refund", "unknown action"),
+        ("lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:1\", platform: ios, merchantKee: x}\n", "lanes[0].merchantKee", "unknown key"),
+        ("events: tcp://127.0.0.1:5555\n", "events", "already uses"),
+        ("command: [1, 2]\n", "command", "single value"),
+        ("lanes: {}\n", "lanes", "list of lanes"),
+        (": : :\n  - [", "", "not valid YAML"),
+    ]
+
+    @Test("a bad file is refused with the key and the rule", arguments: refusals)
+    func refused(yaml: String, key: String, rule: String) {
+        do {
+            _ = try BridgeConfiguration.load(yaml: yaml)
+            Issue.record("accepted: \(yaml)")
+        } catch {
+            #expect(error.key == key)
+            #expect(error.message.contains(rule), "\(error.message)")
+        }
+    }
+
+    @Test("an environment override of a lane the file lacks is refused")
+    func environmentForMissingLane() {
+        #expect(throws: ConfigurationError.self) {
+            try BridgeConfiguration.load(yaml: Self.valid, environment: ["VIVABRIDGE_LANES_5_ENDPOINT": "tcp://127.0.0.1:1"])
+        }
+    }
+}

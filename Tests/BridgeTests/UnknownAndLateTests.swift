@@ -1,0 +1,80 @@
+import Bridge
+import InterApp
+import TerminalSimulator
+import Testing
+
+@Suite("Deadlines: unknown, never failure; then the late result")
+struct UnknownAndLateTests {
+    @Test("a sale past its deadline is unknown; its late callback completes it and status returns it")
+    func unknownThenLate() throws {
+        let clock = ManualBridgeClock()
+        var behaviour = LaneBehaviour()
+        behaviour.host = .manual
+        let harness = try BridgeHarness(
+            lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)],
+            clock: clock)
+        try harness.send(saleJSON(id: "slow", lane: "lane-1", amount: 4200, extra: #","timeoutMs":1000"#))
+        #expect(harness.simulator.waitForPhase(lane: "lane-1", .host, timeout: .seconds(5)))
+        harness.advance(byMs: 1001)
+        let reply = try harness.reply(to: "slow")
+        #expect(reply.string("outcome") == "unknown")
+        try harness.event("lane-1.sale.unknown") { $0.string("id") == "slow" }
+        harness.simulator.release(lane: "lane-1")
+        let late = try harness.event("lane-1.sale.late_result") { $0.string("id") == "slow" }
+        #expect(late.string("outcome") == "success")
+        #expect(late["late"] == .bool(true))
+        let status = try harness.call(#"{"id":"st","action":"status","ref":"slow"}"#)
+        let result = try #require(status.object("result"))
+        #expect(result.string("state") == "final")
+        #expect(result.string("outcome") == "success")
+        #expect(result.object("reply")?["late"] == .bool(true))
+        #expect(result.object("reply")?.object("result")?.int("amount") == 4200)
+    }
+
+    @Test("an unknown Android sale is looked up with transactionDetails once the lane is idle")
+    func androidLookup() throws {
+        let clock = ManualBridgeClock()
+        var behaviour = LaneBehaviour()
+        behaviour.fault = .neverAnswer
+        let harness = try BridgeHarness(
+            lanes: [SimulatedLane(id: "a", endpoint: "tcp://127.0.0.1:*", platform: .android, behaviour: behaviour)],
+            clock: clock)
+        // The simulator records the sale in its history but never calls back.
+        try harness.send(saleJSON(id: "lost", lane: "a", amount: 990, extra: #","timeoutMs":1000"#))
+        #expect(harness.simulator.waitForURLs(lane: "a", count: 1, timeout: .seconds(5)))
+        try harness.event("a.sale.delivered") { $0.string("id") == "lost" }
+        var healthy = LaneBehaviour()
+        healthy.fault = nil
+        harness.simulator.setBehaviour(healthy, lane: "a")
+        harness.advance(byMs: 1001)
+        #expect(try harness.reply(to: "lost").string("outcome") == "unknown")
+        let late = try harness.event("a.sale.late_result") { $0.string("id") == "lost" }
+        #expect(late.string("outcome") == "success")
+        #expect(harness.simulator.openedURLs(lane: "a").last?.contains("action=transactionDetails") == true)
+    }
+
+    @Test("a duplicate callback completes nothing twice: the second is an orphan")
+    func duplicateCallback() throws {
+        var behaviour = LaneBehaviour()
+        behaviour.fault = .answerTwice
+        let harness = try BridgeHarness(
+            lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)])
+        #expect(try harness.call(saleJSON(id: "twice", lane: "lane-1", amount: 300)).string("outcome") == "success")
+        try harness.event("lane-1.sale.orphan")
+        try harness.expectNoReply(withinMs: 200)
+        let results = harness.events.filter { $0.topic == "lane-1.sale.result" && $0.body.string("id") == "twice" }
+        #expect(results.count == 1)
+    }
+
+    @Test("a callback that matches nothing is published as orphan and kept")
+    func orphan() throws {
+        let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
+        harness.simulator.injectCallback(
+            lane: "lane-1", url: "interapp-callback://result?status=success&action=sale&clientTransactionId=nobody&amount=5")
+        let orphan = try harness.event("lane-1.sale.orphan")
+        #expect(orphan.object("result")?.string("clientTransactionId") == "nobody")
+        harness.simulator.injectCallback(lane: "lane-1", url: "not a callback at all")
+        let raw = try harness.event("lane-1.unknown.orphan")
+        #expect(raw.string("raw") == "not a callback at all")
+    }
+}
