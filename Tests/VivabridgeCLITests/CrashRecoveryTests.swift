@@ -1,0 +1,99 @@
+import Foundation
+import InterApp
+import TerminalSimulator
+import Testing
+import ZeroMQ
+
+@Suite("The bridge as a process: SIGKILL, restart on the same journal, nothing lost")
+struct CrashRecoveryTests {
+    @Test("a sale in flight survives a SIGKILL of the bridge: its callback after the restart completes it")
+    func crashAndRecover() throws {
+        var behaviour = LaneBehaviour()
+        behaviour.host = .manual
+        let simulator = Simulator(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)])
+        let endpoints = try simulator.start()
+        defer { simulator.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vivabridge-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let configPath = folder.appendingPathComponent("bridge.yaml").path
+        try """
+            command: tcp://127.0.0.1:*
+            events: tcp://127.0.0.1:*
+            journal: \(folder.path)/journal.sqlite
+            terminal: {merchantKey: CRASH-KEY}
+            lanes:
+              - {id: lane-1, endpoint: "\(endpoints["lane-1"]!)", platform: ios}
+            """.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let context = try Context()
+        defer { context.terminate() }
+
+        let first = try ChildProcess(["run", "--config", configPath])
+        let firstCommand = try #require(Self.endpoint(first, "commands (ROUTER):"), "first bridge never listened: \(first.errorOutput)")
+        let client = try Socket(context, .dealer)
+        defer { client.close() }
+        try client.setReceiveTimeout(15_000)
+        try client.connect(firstCommand)
+        try client.send([saleLine()])
+        #expect(simulator.waitForPhase(lane: "lane-1", .host, timeout: .seconds(15)))
+        first.signal(SIGKILL)
+        _ = first.waitForExit()
+
+        let second = try ChildProcess(["run", "--config", configPath])
+        defer {
+            second.signal(SIGTERM)
+            #expect(second.waitForExit() == 0)
+        }
+        let command = try #require(Self.endpoint(second, "commands (ROUTER):"))
+        let events = try #require(Self.endpoint(second, "events   (PUB):"))
+        let subscriber = try Socket(context, .sub)
+        defer { subscriber.close() }
+        let monitor = try subscriber.openMonitor(events: .handshakeSucceeded)
+        try monitor.setReceiveTimeout(10_000)
+        try subscriber.subscribe("lane-1.")
+        try subscriber.connect(events)
+        _ = try #require(try monitor.receiveMonitorEvent())
+        monitor.close()
+        let asker = try Socket(context, .dealer)
+        defer { asker.close() }
+        try asker.setReceiveTimeout(10_000)
+        try asker.connect(command)
+        // The restarted bridge must reconnect to the lane before the callback can reach it: either the
+        // `lanes` query already says so, or (subscribed before asking) the lane.connected event will.
+        try asker.send([Array(#"{"id":"lanes","action":"lanes"}"#.utf8)])
+        let lanesReply = try JSONValue.parse(try #require(try asker.receive()).last!)
+        let lanes = lanesReply.objectValue?["result"]?.objectValue?["lanes"]?.arrayValue
+        if lanes?.first?.objectValue?["connected"] != .bool(true) {
+            try subscriber.setReceiveTimeout(15_000)
+            var connected = false
+            while !connected, let frames = try subscriber.receive() {
+                connected = String(decoding: frames[0], as: UTF8.self) == "lane-1.lane.connected"
+            }
+            #expect(connected)
+        }
+        simulator.release(lane: "lane-1")
+        try subscriber.setReceiveTimeout(15_000)
+        var resultEvent: JSONObject?
+        while resultEvent == nil, let frames = try subscriber.receive() {
+            let body = try JSONValue.parse(frames[1]).objectValue
+            if body?["id"]?.stringValue == "crash-sale", String(decoding: frames[0], as: UTF8.self).hasSuffix("result") {
+                resultEvent = body
+            }
+        }
+        #expect(resultEvent?["outcome"]?.stringValue == "success")
+        try asker.send([Array(#"{"id":"st","action":"status","ref":"crash-sale"}"#.utf8)])
+        let status = try JSONValue.parse(try #require(try asker.receive()).last!).objectValue
+        #expect(status?["result"]?.objectValue?["outcome"]?.stringValue == "success")
+        #expect(simulator.openedURLs(lane: "lane-1").count == 1)
+    }
+
+    private func saleLine() -> [UInt8] {
+        Array(#"{"id":"crash-sale","lane":"lane-1","action":"sale","amount":1234}"#.utf8)
+    }
+
+    static func endpoint(_ process: ChildProcess, _ label: String) -> String? {
+        guard let line = process.waitForLine(containing: label) else { return nil }
+        return line.components(separatedBy: label).last?.trimmingCharacters(in: .whitespaces)
+    }
+}
+

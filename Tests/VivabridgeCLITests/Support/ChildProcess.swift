@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// A `vivabridge` child process whose output lines can be awaited.
+final class ChildProcess: @unchecked Sendable {
+    let process = Process()
+    private let condition = NSCondition()
+    private var lines: [String] = []
+    private var errorLines: [String] = []
+    private var ended = false
+
+    /// The `vivabridge` executable built beside the test bundle.
+    static var executable: URL {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = testBinary.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("vivabridge").path),
+            folder.path != "/"
+        {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("vivabridge")
+    }
+
+    /// Starts `vivabridge` with `arguments`.
+    init(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws {
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        if let stdin {
+            let input = Pipe()
+            process.standardInput = input
+            try process.run()
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+        read(out.fileHandleForReading, into: \.lines, marksEnd: true)
+        read(err.fileHandleForReading, into: \.errorLines, marksEnd: false)
+    }
+
+    private func read(_ handle: FileHandle, into keyPath: ReferenceWritableKeyPath<ChildProcess, [String]>, marksEnd: Bool) {
+        let thread = Thread { [self] in
+            var buffer = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: 10) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    condition.lock()
+                    self[keyPath: keyPath].append(line)
+                    condition.broadcast()
+                    condition.unlock()
+                }
+            }
+            condition.lock()
+            if !buffer.isEmpty { self[keyPath: keyPath].append(String(decoding: buffer, as: UTF8.self)) }
+            if marksEnd { ended = true }
+            condition.broadcast()
+            condition.unlock()
+        }
+        thread.start()
+    }
+
+    /// Waits for a standard-output line containing `text`; returns it.
+    func waitForLine(containing text: String, timeout: TimeInterval = 30) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let line = lines.first(where: { $0.contains(text) }) { return line }
+            if ended || !condition.wait(until: deadline) { return lines.first(where: { $0.contains(text) }) }
+        }
+    }
+
+    /// Waits for the process to end; returns its exit status.
+    func waitForExit(timeout: TimeInterval = 60) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        while !ended {
+            if !condition.wait(until: deadline) { break }
+        }
+        condition.unlock()
+        guard ended else { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Everything printed so far on standard output and standard error.
+    var output: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return lines.joined(separator: "\n")
+    }
+
+    var errorOutput: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return errorLines.joined(separator: "\n")
+    }
+
+    /// Sends `signal` (SIGKILL, SIGTERM, ...).
+    func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
