@@ -1,0 +1,87 @@
+/// The action table of contract v1.
+///
+/// Decisions where the contract is silent (also recorded in docs/PROTOCOL.md):
+/// - Strings are non-empty (omit a key rather than send `""`) and bounded: identifiers 256, descriptions and
+///   transaction ids 2048 UTF-16 code units (Viva's `clientTransactionId` limit).
+/// - `ISV_amount` is 0 to `amount`: a fee cannot exceed the sale.
+/// - `cancel`'s `amount` is an integer 1 to 2147483647 like a sale's; `referenceNumber` (STAN), `orderCode`
+///   and `shortOrderCode` are strings of digits, so leading zeros and 16-digit codes survive.
+/// - `txnDateFrom`/`txnDateTo` are ISO 8601 date strings passed verbatim; their order is not checked.
+/// - `paymentMethod` is free text (`CardPresent`, `MOTO`, `QrDefault`, ...): Viva adds methods.
+/// - `transactionDetails` exists only on Android; a command for an iOS lane is `unknown_action`.
+extension ActionSpec {
+    static let maxAmount = 2_147_483_647
+
+    /// `sale`: take a payment of `amount` cents.
+    public static let sale = ActionSpec(
+        action: .sale,
+        parameters: [
+            .required("amount", .integer(1...maxAmount), unit: "cents"),
+            .optional("tipAmount", .integer(0...maxAmount), unit: "cents"),
+            .optional("clientTransactionId", .text(maxLength: 2048)),
+            .optional("withInstallments", .flag),
+            .optional("preferredInstallments", .integer(0...99)),
+            .optional("show_receipt", .flag),
+            .optional("show_rating", .flag),
+            .optional("show_transaction_result", .flag),
+            .optional("paymentMethod", .text(maxLength: 64)),
+            .optional("ISV_amount", .integer(0...maxAmount), unit: "cents"),
+            .optional("ISV_clientId", .text(maxLength: 256)),
+            .optional("ISV_clientSecret", .text(maxLength: 256)),
+            .optional("ISV_sourceCode", .text(maxLength: 256)),
+            .optional("ISV_merchantId", .text(maxLength: 256)),
+            .optional("ISV_merchantSourceCode", .text(maxLength: 256)),
+            .optional("ISV_customerTrns", .text(maxLength: 2048)),
+            .optional("ISV_clientTransactionId", .text(maxLength: 2048)),
+        ],
+        rules: [
+            .notAbove("tipAmount", limit: "amount"),
+            .requiredWhenTrue("preferredInstallments", flag: "withInstallments"),
+            .onlyWhenTrue("preferredInstallments", flag: "withInstallments"),
+            .prefixRequires("ISV_", names: ["ISV_clientId", "ISV_clientSecret", "ISV_amount"]),
+            .notAbove("ISV_amount", limit: "amount"),
+        ],
+        request: RequestForm(action: "sale", trailing: [Parameter("protocol", "int_default")]),
+        fillsClientTransactionId: true
+    )
+
+    /// `cancel`: cancel an earlier transaction; without `referenceNumber` the app lists the card's last ones.
+    public static let cancel = ActionSpec(
+        action: .cancel,
+        parameters: [
+            .optional("referenceNumber", .digits(maxLength: 12)),
+            .optional("amount", .integer(1...maxAmount), unit: "cents"),
+            .optional("orderCode", .digits(maxLength: 32)),
+            .optional("shortOrderCode", .digits(maxLength: 32)),
+            .optional("txnDateFrom", .date),
+            .optional("txnDateTo", .date),
+        ],
+        request: RequestForm(action: "cancel")
+    )
+
+    /// `abort`: stop the sale under way; takes no parameters.
+    public static let abort = ActionSpec(action: .abort, request: RequestForm(action: "abort"))
+
+    /// `batch`: open or close a batch; `batchId` only closes.
+    public static let batch = ActionSpec(
+        action: .batch,
+        parameters: [
+            .required("command", .oneOf(["open", "close"])),
+            .optional("batchName", .text(maxLength: 256)),
+            .optional("batchId", .uuid),
+        ],
+        rules: [.onlyWhen("batchId", key: "command", equals: "close")],
+        request: RequestForm(action: "batch")
+    )
+
+    /// `transactionDetails`: look up a sale by its `clientTransactionId` (Android only).
+    public static let transactionDetails = ActionSpec(
+        action: .transactionDetails,
+        parameters: [
+            .required("clientTransactionId", .text(maxLength: 2048)),
+            .optional("sourceTerminalId", .text(maxLength: 256)),
+        ],
+        request: RequestForm(action: "transactionDetails"),
+        platforms: [.android]
+    )
+}

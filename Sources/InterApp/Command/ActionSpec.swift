@@ -1,0 +1,61 @@
+/// One entry of the action table: everything the bridge knows about a terminal action.
+///
+/// The command decoder checks a command against its entry (parameters, kinds, ranges, cross-field rules), and
+/// ``RequestURL`` builds the URL from it. A new action is a new entry, not a new code path: see
+/// `ActionSpec+V1.swift` for the five actions of contract v1.
+public struct ActionSpec: Sendable {
+    /// The action.
+    public let action: TerminalAction
+    /// The parameters a command may carry, in the table's order.
+    public let parameters: [ParameterSpec]
+    /// The rules across parameters.
+    public let rules: [ParameterRule]
+    /// The URL form used on every platform without an entry in ``platformRequests``.
+    public let request: RequestForm
+    /// URL forms that differ by platform (reprint is `print` on Android, `reprintTransaction` on iOS).
+    public let platformRequests: [Platform: RequestForm]
+    /// The platforms whose terminal app offers the action.
+    public let platforms: Set<Platform>
+    /// Whether a command without `clientTransactionId` gets its `id` as `clientTransactionId` (sales: so that
+    /// every sale callback names its command).
+    public let fillsClientTransactionId: Bool
+
+    private let index: [String: Int]
+
+    /// Creates an entry.
+    public init(
+        action: TerminalAction,
+        parameters: [ParameterSpec] = [],
+        rules: [ParameterRule] = [],
+        request: RequestForm,
+        platformRequests: [Platform: RequestForm] = [:],
+        platforms: Set<Platform> = Set(Platform.allCases),
+        fillsClientTransactionId: Bool = false
+    ) {
+        self.action = action
+        self.parameters = parameters
+        self.rules = rules
+        self.request = request
+        self.platformRequests = platformRequests
+        self.platforms = platforms
+        self.fillsClientTransactionId = fillsClientTransactionId
+        var index: [String: Int] = [:]
+        for (position, parameter) in parameters.enumerated() { index[parameter.name] = position }
+        self.index = index
+    }
+
+    /// The entry for the parameter called `name`, if the action takes it.
+    public func parameter(named name: String) -> ParameterSpec? {
+        index[name].map { parameters[$0] }
+    }
+
+    /// The URL form on `platform`.
+    public func request(for platform: Platform) -> RequestForm {
+        platformRequests[platform] ?? request
+    }
+
+    /// Whether the terminal app on `platform` offers the action.
+    public func supports(_ platform: Platform) -> Bool {
+        platforms.contains(platform)
+    }
+}

@@ -1,0 +1,25 @@
+/// Why a command was rejected: the `error.code` of a `rejected` reply.
+public enum RejectionCode: String, Sendable, CaseIterable {
+    /// The frame is not one JSON object in UTF-8.
+    case invalidJSON = "invalid_json"
+    /// The frame is larger than the configured limit (64 KiB by default).
+    case tooLarge = "too_large"
+    /// A required key is absent.
+    case missingField = "missing_field"
+    /// A key that this action does not take (often a misspelling).
+    case unknownField = "unknown_field"
+    /// A key holds the wrong type or a value outside its rule.
+    case invalidValue = "invalid_value"
+    /// A key the bridge sets itself from the lane's configuration: `merchantKey`, `appId`, `callback`, `protocol`.
+    case reservedField = "reserved_field"
+    /// The `action` is not one the bridge knows, or not one the lane's terminal app offers.
+    case unknownAction = "unknown_action"
+    /// The `lane` is not in the configuration.
+    case unknownLane = "unknown_lane"
+    /// The lane already runs a transaction.
+    case laneBusy = "lane_busy"
+    /// The `id` was used before for a command with different content.
+    case idConflict = "id_conflict"
+    /// The bridge is stopping and takes no new commands.
+    case shuttingDown = "shutting_down"
+}

@@ -1,0 +1,40 @@
+/// An action a terminal performs, by its name in commands (the `action` key).
+///
+/// Each case has an entry in the action table (``spec``): its parameters, their rules and its URL form.
+/// Adding an action is a new case here plus a new ``ActionSpec`` entry, nothing else.
+public enum TerminalAction: String, Sendable, CaseIterable {
+    /// Take a card payment.
+    case sale
+    /// Cancel (refund) an earlier transaction.
+    case cancel
+    /// Stop the sale under way, if the app still can.
+    case abort
+    /// Open or close a batch of transactions.
+    case batch
+    /// Look up an earlier sale by its `clientTransactionId` (Android only).
+    case transactionDetails
+}
+
+extension TerminalAction {
+    /// This action's entry in the action table.
+    public var spec: ActionSpec {
+        switch self {
+        case .sale: .sale
+        case .cancel: .cancel
+        case .abort: .abort
+        case .batch: .batch
+        case .transactionDetails: .transactionDetails
+        }
+    }
+
+    /// Finds the action whose name matches `name` ignoring ASCII case, as callbacks spell them (`ABORT`).
+    public init?(caseInsensitive name: String) {
+        if let exact = TerminalAction(rawValue: name) {
+            self = exact
+            return
+        }
+        guard let match = TerminalAction.allCases.first(where: { ASCII.equalsIgnoringCase($0.rawValue, name) })
+        else { return nil }
+        self = match
+    }
+}

@@ -1,0 +1,48 @@
+/// The terminal keys of one lane, from the configuration: what the bridge adds to every request URL.
+///
+/// Printing it (`description`, `debugDescription`, `dump`) never shows ``merchantKey``.
+public struct LaneSettings: Sendable, Equatable {
+    /// The merchant's key; a secret, never printed.
+    public var merchantKey: String
+    /// The store app's id as the terminal app knows it (`com.example.pos`).
+    public var appId: String
+    /// The callback as configured: a scheme (`interapp-callback`) or a full URI (`mycallbackscheme://result`).
+    public var callback: String
+    /// The terminal app's platform, which decides the callback's form in requests.
+    public var platform: Platform
+
+    /// Creates lane settings.
+    public init(merchantKey: String, appId: String, callback: String = "interapp-callback", platform: Platform) {
+        self.merchantKey = merchantKey
+        self.appId = appId
+        self.callback = callback
+        self.platform = platform
+    }
+
+    /// The `callback` value of a request URL on this lane.
+    ///
+    /// iOS: the configured callback as given (`interapp-callback`). Android: a full URI; a configured callback
+    /// without `://` becomes `<callback>://result`.
+    public var callbackParameter: String {
+        guard platform == .android, !callback.contains("://") else { return callback }
+        return callback + "://result"
+    }
+}
+
+extension LaneSettings: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The settings with the merchant key as `***`.
+    public var description: String {
+        "LaneSettings(merchantKey: \(Masking.redacted), appId: \(appId.debugDescription), "
+            + "callback: \(callback.debugDescription), platform: \(platform.rawValue))"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// Children with the merchant key as `***`, so that `dump` shows no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: ["merchantKey": Masking.redacted, "appId": appId, "callback": callback, "platform": platform])
+    }
+}
