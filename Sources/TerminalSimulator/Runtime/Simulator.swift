@@ -141,7 +141,12 @@ public final class Simulator: Sendable {
     /// Runs `body` on the loop thread and returns its result; nil when the simulator is not running.
     func perform<T: Sendable>(_ body: @escaping @Sendable (SimulatorLoop) -> T) -> T? {
         let box = ResultBox<T>()
-        let job = ControlJob(run: { box.fulfil(body($0)) }, cancel: { box.fulfil(nil) })
+        let job = ControlJob(
+            run: { loop in
+                let value = body(loop)
+                loop.flush()
+                box.fulfil(value)
+            }, cancel: { box.fulfil(nil) })
         guard control.post(job) else { return nil }
         return box.wait()
     }

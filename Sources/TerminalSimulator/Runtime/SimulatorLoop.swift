@@ -358,7 +358,8 @@ final class SimulatorLoop {
         change(&deltas[lane])
     }
 
-    private func flush() {
+    /// Publishes this turn's changes to the monitor (and wakes its waiters).
+    func flush() {
         guard !dirty.isEmpty else { return }
         monitor.apply(deltas, dirty: dirty)
         for lane in dirty {
