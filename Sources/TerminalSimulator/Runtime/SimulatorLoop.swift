@@ -177,9 +177,12 @@ final class SimulatorLoop {
         if payload.first?.isEmpty == true { payload = payload.dropFirst() }  // a REQ-style delimiter
         guard let command = payload.first else { return }
         if link.kind == .router { link.peer = from }
-        if link.hasOutbox {
-            flush()
-            link.flushOutbox()
+        defer {
+            // Callbacks kept for want of a bridge go to this one, after its own answer.
+            if link.hasOutbox {
+                flush()
+                link.flushOutbox()
+            }
         }
 
         switch command {
