@@ -1,0 +1,104 @@
+/// Writes one callback URL the way the simulated app does, in its dialect and encoding.
+///
+/// The base comes from the request's `callback` parameter: iOS sends a bare scheme (`interapp-callback`),
+/// which becomes `interapp-callback://result`; Android sends a whole URL (`mycallbackscheme://result`),
+/// used as it is. Either way, a value with `://` is taken whole and a bare scheme gets `://result`.
+struct CallbackBuilder {
+    /// A raw-space quirk of real callbacks, written only with ``CallbackEncoding/realistic``.
+    enum Quirk {
+        case none
+        /// `amount=1200 &cardType=…`: a space after the value.
+        case spaceAfterValue
+        /// `& accountNumber=…`: a space before the name.
+        case spaceBeforeName
+        /// `tid= 16016684`: a space before the value.
+        case spaceBeforeValue
+    }
+
+    private(set) var url: String
+    private let platform: SimulatorPlatform
+    private let encoding: CallbackEncoding
+    private var separator: Character
+
+    /// Starts a callback URL on the request's `callback` value.
+    init(callback: String, platform: SimulatorPlatform, encoding: CallbackEncoding) {
+        url = callback.contains("://") ? callback : callback + "://result"
+        url.reserveCapacity(url.utf8.count + 480)
+        separator = url.contains("?") ? "&" : "?"
+        self.platform = platform
+        self.encoding = encoding
+    }
+
+    /// Appends `name=value`.
+    mutating func add(_ name: String, _ value: String, quirk: Quirk = .none) {
+        let quirk = encoding == .realistic ? quirk : .none
+        url.append(separator)
+        separator = "&"
+        if quirk == .spaceBeforeName { url.append(" ") }
+        url.append(name)
+        url.append("=")
+        if quirk == .spaceBeforeValue { url.append(" ") }
+        appendEncoded(value)
+        if quirk == .spaceAfterValue { url.append(" ") }
+    }
+
+    /// Appends `name=value` for an integer.
+    mutating func add(_ name: String, _ value: Int, quirk: Quirk = .none) {
+        add(name, String(value), quirk: quirk)
+    }
+
+    /// Appends `name=value` when `value` is not nil.
+    mutating func add(_ name: String, ifPresent value: String?, quirk: Quirk = .none) {
+        if let value { add(name, value, quirk: quirk) }
+    }
+
+    // MARK: - Encoding
+
+    private mutating func appendEncoded(_ value: String) {
+        let keepSpace = encoding == .realistic && platform == .android
+        let clean = encoding == .clean
+        var needsWork = false
+        for byte in value.utf8 where !CallbackBuilder.isKept(byte, clean: clean, keepSpace: keepSpace) {
+            needsWork = true
+            break
+        }
+        guard needsWork else {
+            url.append(value)
+            return
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count * 3)
+        for byte in value.utf8 {
+            if CallbackBuilder.isKept(byte, clean: clean, keepSpace: keepSpace) {
+                bytes.append(byte)
+            } else {
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(CallbackBuilder.hexDigits[Int(byte >> 4)])
+                bytes.append(CallbackBuilder.hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        url.append(String(decoding: bytes, as: UTF8.self))
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// Whether `byte` is written as it is. Clean: RFC 3986 unreserved only. Realistic: any URL character but
+    /// the ones that would break the query (`& = # %`), plus raw spaces on Android.
+    @inline(__always)
+    private static func isKept(_ byte: UInt8, clean: Bool, keepSpace: Bool) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            return true
+        case UInt8(ascii: " "):
+            return keepSpace
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"),
+            UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"):
+            return !clean
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,7 @@
+/// How long one phase of a simulated transaction (card presentment, host) lasts.
+public enum PhaseDuration: Sendable, Equatable {
+    /// The phase ends by itself after this many milliseconds of real (monotonic) time; 0 ends it at once.
+    case milliseconds(Int)
+    /// The phase lasts until ``Simulator/release(lane:)`` is called for its lane.
+    case manual
+}

@@ -1,0 +1,11 @@
+/// The outcome a lane gives its next sale, overriding the outcome chosen by the amount.
+public enum ScriptedOutcome: Sendable, Equatable {
+    /// The host approves the sale.
+    case approve
+    /// The host declines the sale (`Transaction declined by host.`).
+    case decline
+    /// The cardholder cancels on the card screen, before presenting a card (Android `(-4) USER_CANCEL`).
+    case cardholderCancel
+    /// The card is read but the host cannot be reached or fails.
+    case hostError
+}

@@ -1,0 +1,9 @@
+/// Where a simulated lane's app is in its current transaction.
+public enum TransactionPhase: String, Sendable, CaseIterable {
+    /// No transaction in flight.
+    case idle
+    /// Waiting for the cardholder's card: an abort now stops the transaction.
+    case cardPresentment
+    /// The card is read and the request is with the host: an abort now gets no answer.
+    case host
+}

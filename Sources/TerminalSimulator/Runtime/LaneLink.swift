@@ -1,0 +1,107 @@
+import Logging
+import ZeroMQ
+
+/// The relay side of one lane's terminal link (PROTOCOL.md §5): the bound socket, the bridge it last heard
+/// from, and the callbacks waiting for a bridge. Owned by the loop thread.
+final class LaneLink {
+    let id: String
+    let kind: RelaySocketKind
+    /// The endpoint asked for (`tcp://127.0.0.1:*` allowed).
+    let requestedEndpoint: String
+    /// The endpoint really bound (wildcard port resolved); a restored link binds it again.
+    private(set) var boundEndpoint: String?
+    private(set) var socket: Socket?
+    /// A ROUTER's routing id of the bridge it last heard from.
+    var peer: [UInt8]?
+    /// Callbacks the relay could not hand to a bridge yet (none connected, or it went away); sent when a
+    /// bridge next speaks. At most ``outboxLimit``; older ones are dropped first.
+    private(set) var outbox: [[[UInt8]]] = []
+    /// Changes at every drop and restore, so that late actions of an older link are dropped.
+    private(set) var generation: UInt64 = 0
+    private let logger: Logger
+
+    static let outboxLimit = 10_000
+
+    init(id: String, kind: RelaySocketKind, endpoint: String, logger: Logger) {
+        self.id = id
+        self.kind = kind
+        self.requestedEndpoint = endpoint
+        self.logger = logger
+    }
+
+    /// Whether callbacks wait for a bridge.
+    var hasOutbox: Bool { !outbox.isEmpty }
+
+    /// Whether the link is up (socket bound).
+    var isUp: Bool { socket != nil }
+
+    /// Creates the socket and binds it, at the endpoint bound before if there was one.
+    func open(context: Context) throws {
+        let socket = try Socket(context, kind == .router ? .router : .dealer)
+        do {
+            if kind == .router { try socket.setRouterMandatory(true) }
+            try socket.setSendHighWaterMark(100_000)
+            try socket.setReceiveHighWaterMark(100_000)
+            try socket.bind(boundEndpoint ?? requestedEndpoint)
+            boundEndpoint = try socket.lastEndpoint
+        } catch {
+            socket.close()
+            throw error
+        }
+        self.socket = socket
+    }
+
+    /// Closes the socket (the relay goes down): every connection drops, queued callbacks are lost.
+    func close() {
+        socket?.close()
+        socket = nil
+        peer = nil
+        outbox.removeAll()
+        generation += 1
+    }
+
+    /// Starts a new generation without closing (a restart).
+    func forget() {
+        outbox.removeAll()
+        generation += 1
+    }
+
+    /// Sends a reply to the bridge that sent `from` (a ROUTER's routing id); dropped if it cannot go now.
+    func reply(to from: [UInt8]?, _ payload: [[UInt8]]) {
+        guard let socket else { return }
+        do {
+            let sent = try socket.send(kind == .router ? [from ?? []] + payload : payload, wait: false)
+            if !sent { logger.debug("reply dropped: bridge not reachable", metadata: ["lane": "\(id)"]) }
+        } catch {
+            logger.debug("reply dropped: \(error)", metadata: ["lane": "\(id)"])
+        }
+    }
+
+    /// Sends a message to the bridge, or keeps it in the outbox until a bridge speaks. Returns false when the
+    /// link is down and the message is lost.
+    @discardableResult
+    func deliver(_ payload: [[UInt8]]) -> Bool {
+        guard socket != nil else { return false }
+        if !outbox.isEmpty || !trySend(payload) {
+            outbox.append(payload)
+            if outbox.count > LaneLink.outboxLimit { outbox.removeFirst(outbox.count - LaneLink.outboxLimit) }
+        }
+        return true
+    }
+
+    /// Sends what waits in the outbox, in order, as far as it goes.
+    func flushOutbox() {
+        var sent = 0
+        while sent < outbox.count, trySend(outbox[sent]) { sent += 1 }
+        if sent > 0 { outbox.removeFirst(sent) }
+    }
+
+    private func trySend(_ payload: [[UInt8]]) -> Bool {
+        guard let socket else { return false }
+        if kind == .router {
+            guard let peer else { return false }
+            return (try? socket.send([peer] + payload, wait: false)) ?? false
+        }
+        return (try? socket.send(payload, wait: false)) ?? false
+    }
+}

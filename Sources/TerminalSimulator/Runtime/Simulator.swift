@@ -1,0 +1,179 @@
+import Foundation
+import Logging
+import ZeroMQ
+
+/// A set of simulated Viva Terminal lanes, each a relay bound at its endpoint with an app behind it, that
+/// behave like the real apps on the terminal link (PROTOCOL.md §5) in both dialects.
+///
+/// One dedicated thread owns every socket and runs a poll loop; the methods below may be called from any
+/// thread. Control calls (``release(lane:)``, ``setBehaviour(_:lane:)``, ``dropLink(lane:)``…) run on that
+/// loop and return once done; the `waitFor…` methods block on a condition variable the loop signals.
+///
+/// ```swift
+/// let simulator = Simulator(lanes: [SimulatedLane(id: "lane-1", platform: .ios)])
+/// let endpoints = try simulator.start()      // ["lane-1": "tcp://127.0.0.1:41234"]
+/// defer { simulator.stop() }
+/// ```
+public final class Simulator: Sendable {
+    /// The app name the relays report in their `hello`.
+    public static let appName = "Viva Terminal (simulated)"
+    /// The app version the relays report in their `hello`.
+    public static let appVersion = "1.0.0-sim"
+
+    private let lanes: [SimulatedLane]
+    private let givenContext: Context?
+    private let clock: any SimulatorClock
+    private let seed: UInt64
+    private let logger: Logger
+    private let dates: TransactionDateFormat
+    private let historyLimit: Int
+    private let monitor: SimulatorMonitor
+    private let control = ControlChannel()
+    private let state = LifeState()
+
+    /// Creates a simulator; nothing is bound before ``start()``.
+    ///
+    /// - Parameters:
+    ///   - lanes: the lanes, with unique ids.
+    ///   - context: the ZeroMQ context to use; nil makes (and terminates) one of its own.
+    ///   - clock: the wall clock for transaction dates and batch ages.
+    ///   - seed: the seed of every generated number; the same seed, clock and requests give the same callbacks.
+    ///   - logger: where to log; nil logs nothing.
+    ///   - utcOffsetMinutes: the offset written in transaction dates (default +02:00, Athens in winter).
+    ///   - historyLimit: how many transactions and opened URLs each lane keeps (at least) for look-ups and
+    ///     assertions; older ones are dropped, so that long benchmarks run in bounded memory.
+    public init(
+        lanes: [SimulatedLane], context: Context? = nil, clock: any SimulatorClock = SystemSimulatorClock(),
+        seed: UInt64 = 1, logger: Logger? = nil, utcOffsetMinutes: Int = 120, historyLimit: Int = 10_000
+    ) {
+        self.lanes = lanes
+        self.givenContext = context
+        self.clock = clock
+        self.seed = seed
+        self.logger = logger ?? Logger(label: "vivabridge.simulator", factory: { _ in SwiftLogNoOpLogHandler() })
+        self.dates = TransactionDateFormat(offsetMinutes: utcOffsetMinutes)
+        self.historyLimit = historyLimit
+        self.monitor = SimulatorMonitor(laneIds: lanes.map(\.id), historyLimit: historyLimit, urlLimit: historyLimit)
+        for lane in lanes { state.behaviours[lane.id] = lane.behaviour }
+    }
+
+    deinit { stop() }
+
+    // MARK: - Life
+
+    /// Binds every lane and starts the loop thread; returns lane id → bound endpoint (real port).
+    ///
+    /// Calling it again while running returns the same endpoints.
+    @discardableResult
+    public func start() throws -> [String: String] {
+        try state.lock.withLock { () throws -> [String: String] in
+            if state.stopped { throw SimulatorError(.stopped, "a stopped simulator cannot start again") }
+            if let endpoints = state.endpoints { return endpoints }
+            if Set(lanes.map(\.id)).count != lanes.count {
+                throw SimulatorError(.duplicateLane, "lane ids must be unique: \(lanes.map(\.id))")
+            }
+            let context: Context
+            do {
+                context = try givenContext ?? Context()
+                try control.open(context: context)
+            } catch {
+                throw SimulatorError(.bindFailed, "\(error)")
+            }
+            var configured = lanes
+            for index in configured.indices {
+                configured[index].behaviour = state.behaviours[configured[index].id] ?? configured[index].behaviour
+            }
+            let configuration = LoopConfiguration(
+                lanes: configured, context: context, control: control, monitor: monitor, clock: clock, seed: seed,
+                dates: dates, historyLimit: historyLimit, logger: logger)
+            let startup = ResultBox<Result<[String: String], SimulatorError>>()
+            let exit = ResultBox<Bool>()
+            let thread = Thread {
+                let loop = SimulatorLoop(configuration)
+                do {
+                    startup.fulfil(.success(try loop.bind()))
+                } catch {
+                    startup.fulfil(.failure(SimulatorError(.bindFailed, "\(error)")))
+                    loop.shutdown()
+                    exit.fulfil(true)
+                    return
+                }
+                loop.run()
+                exit.fulfil(true)
+            }
+            thread.name = "vivabridge-simulator"
+            thread.start()
+            switch startup.wait() {
+            case .success(let endpoints):
+                state.endpoints = endpoints
+                state.exit = exit
+                state.ownedContext = givenContext == nil ? context : nil
+                return endpoints
+            case .failure(let error):
+                _ = exit.wait()
+                control.close()
+                state.stopped = true
+                if givenContext == nil { context.terminate() }
+                throw error
+            case nil:
+                throw SimulatorError(.bindFailed, "the simulator thread ended before binding")
+            }
+        }
+    }
+
+    /// Stops the loop, joins its thread and closes every socket (and its own context). Idempotent.
+    public func stop() {
+        let (exit, context) = state.lock.withLock { () -> (ResultBox<Bool>?, Context?) in
+            guard !state.stopped else { return (nil, nil) }
+            state.stopped = true
+            return (state.exit, state.ownedContext)
+        }
+        guard let exit else {
+            control.close()
+            return
+        }
+        _ = control.post(ControlJob(run: { $0.running = false }, cancel: {}))
+        _ = exit.wait()
+        control.close()
+        context?.terminate()
+    }
+
+    /// Runs `body` on the loop thread and returns its result; nil when the simulator is not running.
+    func perform<T: Sendable>(_ body: @escaping @Sendable (SimulatorLoop) -> T) -> T? {
+        let box = ResultBox<T>()
+        let job = ControlJob(
+            run: { loop in
+                let value = body(loop)
+                loop.flush()
+                box.fulfil(value)
+            }, cancel: { box.fulfil(nil) })
+        guard control.post(job) else { return nil }
+        return box.wait()
+    }
+
+    /// Runs `body` on the loop thread with lane `id`'s index; nil when not running or the lane is unknown.
+    func perform<T: Sendable>(lane id: String, _ body: @escaping @Sendable (SimulatorLoop, Int) -> T) -> T? {
+        guard let lane = monitor.laneIndex(id) else { return nil }
+        return perform { body($0, lane) }
+    }
+
+    var observations: SimulatorMonitor { monitor }
+
+    func clockNow() -> Date { clock.now() }
+
+    func updateConfiguredBehaviour(_ behaviour: LaneBehaviour, lane: String) {
+        state.lock.withLock {
+            if state.behaviours[lane] != nil { state.behaviours[lane] = behaviour }
+        }
+    }
+
+    /// Life-cycle state, behind a lock.
+    final class LifeState: @unchecked Sendable {
+        let lock = NSLock()
+        var endpoints: [String: String]?
+        var exit: ResultBox<Bool>?
+        var ownedContext: Context?
+        var stopped = false
+        var behaviours: [String: LaneBehaviour] = [:]
+    }
+}

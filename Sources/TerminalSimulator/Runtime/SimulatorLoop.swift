@@ -1,0 +1,389 @@
+import Foundation
+import Logging
+import ZeroMQ
+
+/// Everything the loop thread needs, handed over when it starts.
+struct LoopConfiguration: Sendable {
+    var lanes: [SimulatedLane]
+    var context: Context
+    var control: ControlChannel
+    var monitor: SimulatorMonitor
+    var clock: any SimulatorClock
+    var seed: UInt64
+    var dates: TransactionDateFormat
+    var historyLimit: Int
+    var logger: Logger
+}
+
+/// The simulator's one thread: a poll loop that owns every lane socket and the simulated apps.
+///
+/// Each turn it waits on the lane sockets and the control socket for at most the time to the next scheduled
+/// action, handles what arrived, fires what is due, then publishes the turn's changes to the monitor.
+final class SimulatorLoop {
+    enum TimerEvent {
+        case phase(lane: Int, token: UInt64)
+        case send(lane: Int, generation: UInt64, payload: [[UInt8]])
+        case rebind(lane: Int, attempt: Int)
+    }
+
+    let apps: [TerminalApp]
+    let links: [LaneLink]
+    var running = true
+
+    private let context: Context
+    private let control: ControlChannel
+    private let monitor: SimulatorMonitor
+    private let logger: Logger
+    private var timers = TimerQueue<TimerEvent>()
+    private var deltas: [LaneDelta]
+    private var dirty: [Int] = []
+    private var dirtyFlags: [Bool]
+    private var wake: Socket?
+    private var poller = Poller()
+    private var polledLanes: [Int] = []
+    private var pollerStale = true
+
+    /// How many messages one lane may hand in per turn, so that a busy lane cannot starve the others.
+    private static let messagesPerTurn = 256
+
+    init(_ configuration: LoopConfiguration) {
+        context = configuration.context
+        control = configuration.control
+        monitor = configuration.monitor
+        logger = configuration.logger
+        apps = configuration.lanes.map {
+            TerminalApp(
+                lane: $0.id, platform: $0.platform, behaviour: $0.behaviour, seed: configuration.seed,
+                clock: configuration.clock, dates: configuration.dates, historyLimit: configuration.historyLimit,
+                logger: configuration.logger)
+        }
+        links = configuration.lanes.map {
+            LaneLink(id: $0.id, kind: $0.socket, endpoint: $0.endpoint, logger: configuration.logger)
+        }
+        deltas = Array(repeating: LaneDelta(), count: configuration.lanes.count)
+        dirtyFlags = Array(repeating: false, count: configuration.lanes.count)
+    }
+
+    // MARK: - Life
+
+    /// Binds the control socket and every lane; returns lane id → bound endpoint.
+    func bind() throws -> [String: String] {
+        let wake = try Socket(context, .pull)
+        try wake.bind(control.endpoint)
+        self.wake = wake
+        var endpoints: [String: String] = [:]
+        for (lane, link) in links.enumerated() {
+            try link.open(context: context)
+            endpoints[link.id] = link.boundEndpoint
+            publish(lane) { $0.endpoint = link.boundEndpoint }
+            publish(lane) { $0.linkUp = true }
+        }
+        flush()
+        return endpoints
+    }
+
+    /// Runs until ``running`` turns false, then closes every socket.
+    func run() {
+        while running {
+            turn()
+        }
+        shutdown()
+    }
+
+    /// Closes every socket and refuses further control jobs.
+    func shutdown() {
+        control.close()
+        for (lane, link) in links.enumerated() where link.isUp {
+            link.close()
+            publish(lane) { $0.linkUp = false }
+        }
+        wake?.close()
+        wake = nil
+        flush()
+    }
+
+    private func turn() {
+        if pollerStale { rebuildPoller() }
+        let timeout = timers.pollTimeout(now: MonotonicClock.nanoseconds())
+        do {
+            try poller.poll(timeoutMilliseconds: timeout)
+        } catch {
+            logger.error("poll failed, simulator stops: \(error)")
+            running = false
+            return
+        }
+        if poller.ready(0).contains(.readable) { runControlJobs() }
+        for (position, lane) in polledLanes.enumerated() where poller.ready(position + 1).contains(.readable) {
+            receive(lane: lane)
+        }
+        fireDueTimers()
+        flush()
+    }
+
+    private func rebuildPoller() {
+        poller = Poller()
+        if let wake { poller.add(wake) }
+        polledLanes = links.indices.filter { links[$0].isUp }
+        for lane in polledLanes { poller.add(links[lane].socket!) }
+        pollerStale = false
+    }
+
+    private func runControlJobs() {
+        while (try? wake?.receive(wait: false)) ?? nil != nil {}
+        for job in control.take() { job.run(self) }
+    }
+
+    private func fireDueTimers() {
+        let now = MonotonicClock.nanoseconds()
+        while let event = timers.popDue(now: now) {
+            switch event {
+            case .phase(let lane, let token):
+                apps[lane].timerFired(token: token)
+                drainEffects(lane)
+            case .send(let lane, let generation, let payload):
+                if links[lane].generation == generation { _ = deliver(payload, lane: lane) }
+            case .rebind(let lane, let attempt):
+                rebind(lane, attempt: attempt)
+            }
+        }
+    }
+
+    // MARK: - Frames from the bridge
+
+    private func receive(lane: Int) {
+        let link = links[lane]
+        for _ in 0..<SimulatorLoop.messagesPerTurn {
+            guard let socket = link.socket else { return }
+            let frames: [[UInt8]]
+            do {
+                guard let message = try socket.receive(wait: false) else { return }
+                frames = message
+            } catch {
+                logger.warning("receive failed: \(error)", metadata: ["lane": "\(link.id)"])
+                return
+            }
+            handle(frames, lane: lane)
+        }
+    }
+
+    private func handle(_ frames: [[UInt8]], lane: Int) {
+        let link = links[lane]
+        var payload = frames[...]
+        var from: [UInt8]?
+        if link.kind == .router {
+            guard let first = payload.popFirst() else { return }
+            from = first
+        }
+        if payload.first?.isEmpty == true { payload = payload.dropFirst() }  // a REQ-style delimiter
+        guard let command = payload.first else { return }
+        if link.kind == .router { link.peer = from }
+        defer {
+            // Callbacks kept for want of a bridge go to this one, after its own answer.
+            if link.hasOutbox {
+                flush()
+                link.flushOutbox()
+            }
+        }
+
+        switch command {
+        case Frames.hello:
+            publish(lane) { $0.hellos += 1 }
+            reply(link, to: from, [Frames.hello, helloBody(lane)])
+        case Frames.open:
+            guard payload.count >= 3 else {
+                if payload.count == 2 { reply(link, to: from, [Frames.notOpened, payload.dropFirst().first!, Frames.noURL]) }
+                logger.debug("malformed open ignored", metadata: ["lane": "\(link.id)"])
+                return
+            }
+            let reference = payload[payload.startIndex + 1]
+            let url = payload[payload.startIndex + 2]
+            open(url, reference: reference, from: from, lane: lane)
+        default:
+            logger.debug(
+                "unknown frame ignored: \(String(decoding: command, as: UTF8.self))", metadata: ["lane": "\(link.id)"])
+        }
+    }
+
+    private func open(_ urlBytes: [UInt8], reference: [UInt8], from: [UInt8]?, lane: Int) {
+        let link = links[lane]
+        let app = apps[lane]
+        publish(lane) { $0.urls.append(String(decoding: urlBytes, as: UTF8.self)) }
+        switch app.behaviour.fault {
+        case .dropLinkOnOpen:
+            logger.debug("fault: link dropped on open", metadata: ["lane": "\(link.id)"])
+            dropLink(lane)
+            return
+        case .notOpened(let reason):
+            reply(link, to: from, [Frames.notOpened, reference, Array(reason.utf8)])
+            return
+        default:
+            break
+        }
+        let parsed = urlBytes.withUnsafeBufferPointer { RequestParsing.parse(bytes: $0) }
+        let request: RequestURL
+        switch parsed {
+        case .failure(let error):
+            reply(link, to: from, [Frames.notOpened, reference, Array(error.description.utf8)])
+            return
+        case .success(let value):
+            request = value
+        }
+        guard request.isVivaPayRequest else {
+            let reason = "no app opens \(request.scheme)://\(request.host)\(request.path)"
+            reply(link, to: from, [Frames.notOpened, reference, Array(reason.utf8)])
+            return
+        }
+        reply(link, to: from, [Frames.opened, reference])
+        app.handle(request)
+        drainEffects(lane)
+    }
+
+    /// Replies to the bridge, publishing this turn's changes first: whatever the bridge receives is already
+    /// visible through the simulator's queries.
+    private func reply(_ link: LaneLink, to from: [UInt8]?, _ payload: [[UInt8]]) {
+        flush()
+        link.reply(to: from, payload)
+    }
+
+    /// Delivers a message to the bridge, publishing this turn's changes first.
+    private func deliver(_ payload: [[UInt8]], lane: Int) -> Bool {
+        flush()
+        return links[lane].deliver(payload)
+    }
+
+    private func helloBody(_ lane: Int) -> [UInt8] {
+        let platform = apps[lane].platform.rawValue
+        return Array(
+            #"{"platform":"\#(platform)","app":"\#(Simulator.appName)","version":"\#(Simulator.appVersion)"}"#.utf8)
+    }
+
+    // MARK: - Effects of the apps
+
+    /// Carries out what the lane's app asked for, applying the lane's fault to its callbacks. State changes
+    /// are published before callbacks leave, so a bridge that got a callback already sees the history and
+    /// phase that go with it.
+    func drainEffects(_ lane: Int) {
+        let app = apps[lane]
+        guard !app.effects.isEmpty else { return }
+        let effects = app.effects
+        app.effects.removeAll(keepingCapacity: true)
+        var callbacks = false
+        for effect in effects {
+            switch effect {
+            case .callback:
+                callbacks = true
+            case .schedule(let milliseconds, let token):
+                timers.schedule(.phase(lane: lane, token: token), at: deadline(after: milliseconds))
+            case .phase(let phase):
+                publish(lane) { $0.phase = phase }
+            case .recorded(let record):
+                publish(lane) { $0.records.append(record) }
+            case .updated(let index, let record):
+                publish(lane) { $0.updates.append((index, record)) }
+            case .batches(let batches):
+                publish(lane) { $0.batches = batches }
+            }
+        }
+        guard callbacks else { return }
+        for case .callback(let url) in effects { deliverCallback(url, lane: lane) }
+    }
+
+    private func deliverCallback(_ url: String, lane: Int) {
+        let link = links[lane]
+        let payload = [Frames.callback, Array(url.utf8)]
+        switch apps[lane].behaviour.fault {
+        case .neverAnswer:
+            logger.debug("fault: callback swallowed", metadata: ["lane": "\(link.id)"])
+        case .answerLate(let milliseconds):
+            timers.schedule(
+                .send(lane: lane, generation: link.generation, payload: payload), at: deadline(after: milliseconds))
+        case .answerTwice:
+            _ = deliver(payload, lane: lane)
+            _ = deliver(payload, lane: lane)
+        default:
+            if !deliver(payload, lane: lane) {
+                logger.debug("link down: callback lost", metadata: ["lane": "\(link.id)"])
+            }
+        }
+    }
+
+    // MARK: - Control (called from jobs, on this thread)
+
+    /// Sends any message to the bridge (injected callbacks, `returned`).
+    func inject(_ payload: [[UInt8]], lane: Int) {
+        _ = deliver(payload, lane: lane)
+    }
+
+    /// Closes a lane's socket: the relay is down. The app goes on; its callbacks are lost meanwhile.
+    func dropLink(_ lane: Int) {
+        guard links[lane].isUp else { return }
+        links[lane].close()
+        publish(lane) { $0.linkUp = false }
+        pollerStale = true
+    }
+
+    /// Binds a lane's socket again at the same endpoint; the relay and app restart, forgetting what was in
+    /// flight. Retries for a while if the port is not free yet.
+    func restoreLink(_ lane: Int) {
+        guard !links[lane].isUp else { return }
+        apps[lane].restart()
+        drainEffects(lane)
+        links[lane].forget()
+        publish(lane) { $0.resetHellos = true }
+        publish(lane) { $0.hellos = 0 }
+        rebind(lane, attempt: 0)
+    }
+
+    private func rebind(_ lane: Int, attempt: Int) {
+        let link = links[lane]
+        guard !link.isUp else { return }
+        do {
+            try link.open(context: context)
+            publish(lane) { $0.linkUp = true }
+            pollerStale = true
+        } catch {
+            guard attempt < 250 else {
+                logger.error("could not bind again: \(error)", metadata: ["lane": "\(link.id)"])
+                return
+            }
+            timers.schedule(.rebind(lane: lane, attempt: attempt + 1), at: deadline(after: 20))
+        }
+    }
+
+    // MARK: - Publishing
+
+    /// Records a change of lane `lane`, published at the end of the turn.
+    private func publish(_ lane: Int, _ change: (inout LaneDelta) -> Void) {
+        if !dirtyFlags[lane] {
+            dirtyFlags[lane] = true
+            dirty.append(lane)
+        }
+        change(&deltas[lane])
+    }
+
+    /// Publishes this turn's changes to the monitor (and wakes its waiters).
+    func flush() {
+        guard !dirty.isEmpty else { return }
+        monitor.apply(deltas, dirty: dirty)
+        for lane in dirty {
+            deltas[lane] = LaneDelta()
+            dirtyFlags[lane] = false
+        }
+        dirty.removeAll(keepingCapacity: true)
+    }
+
+    private func deadline(after milliseconds: Int) -> UInt64 {
+        MonotonicClock.nanoseconds() + UInt64(max(0, milliseconds)) * 1_000_000
+    }
+}
+
+/// The frames of the terminal link (PROTOCOL.md §5).
+enum Frames {
+    static let hello = Array("hello".utf8)
+    static let open = Array("open".utf8)
+    static let opened = Array("opened".utf8)
+    static let notOpened = Array("not_opened".utf8)
+    static let callback = Array("callback".utf8)
+    static let returned = Array("returned".utf8)
+    static let noURL = Array("missing URL".utf8)
+}

@@ -1,0 +1,119 @@
+/// Cancels (refunds) of the app's own sales, found by `referenceNumber`, `orderCode` or `shortOrderCode`.
+///
+/// With a reference the cancel goes straight to the host phase; without one the cardholder presents the
+/// card first and the latest sale not yet cancelled is reversed (the real app lists the card's last three
+/// and the user picks one). An unknown reference, a sale already cancelled, or an amount over the sale's
+/// fails at once.
+extension TerminalApp {
+    func startCancel(_ request: RequestURL, callback: String) {
+        var amount: Int?
+        if let text = request.value("amount"), !text.isEmpty {
+            guard let value = RequestValidation.cents(text), value > 0 else {
+                cancelFailed(callback: callback, message: .invalid("Amount must be an integer larger than zero."))
+                return
+            }
+            amount = value
+        }
+        let reference = nonEmpty(request.value("referenceNumber"))
+        let orderCode = nonEmpty(request.value("orderCode"))
+        let shortOrderCode = nonEmpty(request.value("shortOrderCode"))
+        guard reference != nil || orderCode != nil || shortOrderCode != nil else {
+            begin(.cancel(CancelWork(amount: amount)), callback: callback, in: .cardPresentment)
+            return
+        }
+        guard let target = book.approvedSale(reference: reference, orderCode: orderCode, shortOrderCode: shortOrderCode)
+        else {
+            cancelFailed(callback: callback, message: .cancelNotFound, amount: amount)
+            return
+        }
+        guard let failure = check(target: target, amount: amount) else {
+            begin(.cancel(CancelWork(amount: amount, target: target)), callback: callback, in: .host)
+            return
+        }
+        cancelFailed(callback: callback, message: failure, amount: amount, sale: book.record(at: target))
+    }
+
+    /// The cancel's current phase ended.
+    func cancelStep(_ activity: Activity) {
+        guard case .cancel(let work) = activity.work else { return }
+        switch activity.phase {
+        case .cardPresentment:
+            guard let target = book.latestCancellableSale() else {
+                cancelFailed(callback: activity.callback, message: .cancelNotFound, amount: work.amount)
+                finish()
+                return
+            }
+            if let failure = check(target: target, amount: work.amount) {
+                cancelFailed(
+                    callback: activity.callback, message: failure, amount: work.amount, sale: book.record(at: target))
+                finish()
+                return
+            }
+            current!.work = .cancel(CancelWork(amount: work.amount, target: target))
+            enter(.host)
+        case .host:
+            guard let target = work.target, var sale = book.record(at: target) else {
+                cancelFailed(callback: activity.callback, message: .cancelNotFound, amount: work.amount)
+                finish()
+                return
+            }
+            let amount = work.amount ?? sale.amount
+            sale.cancelled = true
+            book.replace(at: target, with: sale)
+            effects.append(.updated(index: target, sale))
+            let date = transactionDate()
+            let transactionId = random.uuid()
+            // As Viva's example: `amount=1200 &cardType=VISA` (and ` 16016684` for the TID in its table).
+            var url = builder(activity.callback)
+            url.add("status", "success")
+            url.add("message", dialect.text(.approved))
+            url.add("action", "cancel")
+            url.add("amount", amount, quirk: .spaceAfterValue)
+            url.add("cardType", ifPresent: sale.cardType)
+            url.add("accountNumber", ifPresent: sale.accountNumber)
+            url.add("tid", terminalId, quirk: platform == .ios ? .spaceBeforeValue : .none)
+            url.add("transactionDate", date)
+            url.add("transactionId", transactionId)
+            emit(url.url)
+            record(
+                SimulatedTransaction(
+                    kind: .cancel, outcome: .approved, amount: amount, clientTransactionId: sale.clientTransactionId,
+                    transactionId: transactionId, transactionDate: date, accountNumber: sale.accountNumber,
+                    cardType: sale.cardType, verificationMethod: sale.verificationMethod,
+                    cancelledReferenceNumber: sale.referenceNumber, callbackURL: url.url))
+            finish()
+        case .idle:
+            break
+        }
+    }
+
+    private func check(target: Int, amount: Int?) -> Dialect.Message? {
+        guard let sale = book.record(at: target) else { return .cancelNotFound }
+        if sale.cancelled { return .alreadyCancelled }
+        if let amount, amount > sale.amount { return .invalid("Amount exceeds the original transaction.") }
+        return nil
+    }
+
+    /// A failed cancel: as Viva's example, `amount=1200& cardType=VISA&…` when the sale is known.
+    private func cancelFailed(
+        callback: String, message: Dialect.Message, amount: Int? = nil, sale: SimulatedTransaction? = nil
+    ) {
+        var url = builder(callback)
+        url.add("status", dialect.failed)
+        url.add("message", dialect.text(message))
+        url.add("action", "cancel")
+        if let amount = amount ?? sale?.amount { url.add("amount", amount) }
+        if let sale {
+            url.add("cardType", ifPresent: sale.cardType, quirk: .spaceBeforeName)
+            url.add("accountNumber", ifPresent: sale.accountNumber)
+            url.add("tid", terminalId)
+            url.add("transactionDate", ifPresent: sale.transactionDate)
+        }
+        emit(url.url)
+    }
+
+    private func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Logging
+
+/// The simulated Viva Terminal app of one lane: it reads request URLs, runs transactions through their
+/// phases, keeps a history and batches, and produces callback URLs in its platform's dialect.
+///
+/// Pure logic with no sockets and no timers of its own: every outside action is a ``TerminalEffect``
+/// collected in ``effects``, which the owner (the simulator's loop) drains after each call. One owner, one
+/// thread.
+final class TerminalApp {
+    let lane: String
+    let platform: SimulatorPlatform
+    let dialect: Dialect
+    var behaviour: LaneBehaviour
+    /// The terminal id (TID) this app reports.
+    let terminalId: String
+    /// Effects produced since the owner last drained them.
+    var effects: [TerminalEffect] = []
+
+    var random: SplitMix64
+    let clock: any SimulatorClock
+    let dates: TransactionDateFormat
+    let logger: Logger
+    var stan: Int
+    var book: TransactionBook
+    var batches = BatchBook()
+    var current: Activity?
+    private var nextToken: UInt64 = 0
+
+    /// The transaction in flight.
+    struct Activity {
+        enum Work {
+            case sale(SaleRequest, outcome: ScriptedOutcome)
+            case cancel(CancelWork)
+        }
+        var work: Work
+        /// The request's `callback` value.
+        var callback: String
+        var phase: TransactionPhase = .cardPresentment
+        var token: UInt64 = 0
+        var waitingForRelease = false
+        var card: CardProfile?
+        var verificationMethod: String?
+    }
+
+    /// A cancel in flight: the amount asked and, once known, the sale it reverses.
+    struct CancelWork {
+        var amount: Int?
+        var target: Int?
+    }
+
+    init(
+        lane: String, platform: SimulatorPlatform, behaviour: LaneBehaviour, seed: UInt64,
+        clock: any SimulatorClock, dates: TransactionDateFormat, historyLimit: Int, logger: Logger
+    ) {
+        self.lane = lane
+        self.platform = platform
+        self.dialect = Dialect(platform: platform)
+        self.behaviour = behaviour
+        self.clock = clock
+        self.dates = dates
+        self.logger = logger
+        var random = SplitMix64(seed: seed, lane: lane)
+        self.terminalId = random.digits(8, leadingNonZero: true)
+        self.stan = 1 + random.below(899_999)
+        self.random = random
+        self.book = TransactionBook(limit: historyLimit, indexed: true)
+    }
+
+    /// The phase the app is in.
+    var phase: TransactionPhase { current?.phase ?? .idle }
+
+    // MARK: - Requests
+
+    /// Handles a request URL the relay opened (already known to be `vivapayclient://pay/v1`).
+    func handle(_ request: RequestURL) {
+        guard let callback = request.value("callback"), !callback.isEmpty else {
+            logger.warning("request without a callback: the app cannot answer", metadata: ["lane": "\(lane)"])
+            return
+        }
+        let action = request.value("action") ?? ""
+        if let failure = RequestValidation.checkCommon(request) {
+            fail(callback: callback, action: action, message: .invalid(failure.reason))
+            return
+        }
+        if action == "abort" {
+            abort(callback: callback)
+            return
+        }
+        if current != nil {
+            fail(callback: callback, action: action, message: .busy)
+            return
+        }
+        switch action {
+        case "sale": startSale(request, callback: callback)
+        case "cancel": startCancel(request, callback: callback)
+        case "batch": batch(request, callback: callback)
+        case "transactionDetails" where platform == .android: transactionDetails(request, callback: callback)
+        default: fail(callback: callback, action: action, message: .unsupportedAction)
+        }
+    }
+
+    /// Answers a request refused before it started: `status`, `message`, `action`.
+    func fail(callback: String, action: String, message: Dialect.Message) {
+        var url = builder(callback)
+        url.add("status", dialect.failed)
+        url.add("message", dialect.text(message))
+        url.add("action", action)
+        emit(url.url)
+    }
+
+    // MARK: - Phases
+
+    /// Starts `work` in `phase`.
+    func begin(_ work: Activity.Work, callback: String, in phase: TransactionPhase) {
+        current = Activity(work: work, callback: callback)
+        enter(phase)
+    }
+
+    /// Enters a phase and waits as long as the behaviour says (or not at all).
+    func enter(_ phase: TransactionPhase) {
+        guard current != nil else { return }
+        current!.phase = phase
+        current!.waitingForRelease = false
+        effects.append(.phase(phase))
+        let duration = phase == .cardPresentment ? behaviour.cardPresentment : behaviour.host
+        switch duration {
+        case .milliseconds(let milliseconds) where milliseconds <= 0:
+            phaseEnded()
+        case .milliseconds(let milliseconds):
+            nextToken += 1
+            current!.token = nextToken
+            effects.append(.schedule(milliseconds: milliseconds, token: nextToken))
+        case .manual:
+            current!.waitingForRelease = true
+        }
+    }
+
+    /// A scheduled phase end came due; stale tokens (an aborted or forgotten transaction) are ignored.
+    func timerFired(token: UInt64) {
+        guard let activity = current, activity.token == token, !activity.waitingForRelease else { return }
+        phaseEnded()
+    }
+
+    /// Ends the current manual phase; false when the app is not waiting for a release.
+    func release() -> Bool {
+        guard current?.waitingForRelease == true else { return false }
+        current!.waitingForRelease = false
+        phaseEnded()
+        return true
+    }
+
+    /// Forgets the transaction in flight (the app was restarted with its relay).
+    func restart() {
+        guard current != nil else { return }
+        current = nil
+        effects.append(.phase(.idle))
+    }
+
+    private func phaseEnded() {
+        guard let activity = current else { return }
+        switch activity.work {
+        case .sale: saleStep(activity)
+        case .cancel: cancelStep(activity)
+        }
+    }
+
+    /// Ends the transaction in flight.
+    func finish() {
+        current = nil
+        effects.append(.phase(.idle))
+    }
+
+    // MARK: - Output
+
+    /// A builder for a callback in this lane's dialect and encoding.
+    func builder(_ callback: String) -> CallbackBuilder {
+        CallbackBuilder(callback: callback, platform: platform, encoding: behaviour.encoding)
+    }
+
+    /// Hands a callback URL over.
+    func emit(_ url: String) {
+        effects.append(.callback(url))
+    }
+
+    /// Records a completed transaction.
+    @discardableResult
+    func record(_ transaction: SimulatedTransaction) -> Int {
+        effects.append(.recorded(transaction))
+        return book.append(transaction)
+    }
+
+    /// The next STAN (`referenceNumber`), six digits.
+    func nextReferenceNumber() -> String {
+        stan = stan >= 999_999 ? 1 : stan + 1
+        let text = String(stan)
+        return String(repeating: "0", count: 6 - text.utf8.count) + text
+    }
+
+    /// The current date as the app writes it.
+    func transactionDate() -> String {
+        dates.string(from: clock.now())
+    }
+}

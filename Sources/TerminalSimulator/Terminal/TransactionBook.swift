@@ -1,0 +1,87 @@
+/// A lane's completed transactions, oldest first, keeping the last `limit` (at least) of them, with the
+/// look-ups cancels and transaction details need.
+///
+/// Indices are absolute (the first transaction ever is 0), so they stay valid while old ones are dropped.
+struct TransactionBook: Sendable {
+    private(set) var records: [SimulatedTransaction] = []
+    private var base = 0
+    private let limit: Int
+    private let indexed: Bool
+    private var byReference: [String: Int] = [:]
+    private var byOrderCode: [String: Int] = [:]
+    private var byShortOrderCode: [String: Int] = [:]
+    private var byClientTransactionId: [String: Int] = [:]
+
+    /// Creates an empty book keeping about `limit` transactions; `indexed` keeps the look-up tables.
+    init(limit: Int, indexed: Bool) {
+        self.limit = max(1, limit)
+        self.indexed = indexed
+    }
+
+    /// How many transactions were ever appended (kept or dropped).
+    var totalCount: Int { base + records.count }
+
+    /// Appends a transaction and returns its absolute index.
+    @discardableResult
+    mutating func append(_ record: SimulatedTransaction) -> Int {
+        let index = base + records.count
+        records.append(record)
+        if indexed { addToIndex(record, at: index) }
+        if records.count >= 2 * limit { trim() }
+        return index
+    }
+
+    /// The transaction at absolute `index`, if still kept.
+    func record(at index: Int) -> SimulatedTransaction? {
+        let offset = index - base
+        return records.indices.contains(offset) ? records[offset] : nil
+    }
+
+    /// Replaces the transaction at absolute `index`, if still kept.
+    mutating func replace(at index: Int, with record: SimulatedTransaction) {
+        let offset = index - base
+        if records.indices.contains(offset) { records[offset] = record }
+    }
+
+    /// The approved sale with this `referenceNumber`, `orderCode` or `shortOrderCode` (latest first).
+    func approvedSale(reference: String?, orderCode: String?, shortOrderCode: String?) -> Int? {
+        if let reference, let index = byReference[reference] { return index }
+        if let orderCode, let index = byOrderCode[orderCode] { return index }
+        if let shortOrderCode, let index = byShortOrderCode[shortOrderCode] { return index }
+        return nil
+    }
+
+    /// The latest approved sale sent with this `clientTransactionId`.
+    func approvedSale(clientTransactionId: String) -> Int? {
+        byClientTransactionId[clientTransactionId]
+    }
+
+    /// The latest approved sale not yet cancelled.
+    func latestCancellableSale() -> Int? {
+        for offset in records.indices.reversed() {
+            let record = records[offset]
+            if record.kind == .sale && record.outcome == .approved && !record.cancelled { return base + offset }
+        }
+        return nil
+    }
+
+    private mutating func addToIndex(_ record: SimulatedTransaction, at index: Int) {
+        guard record.kind == .sale, record.outcome == .approved else { return }
+        if let value = record.referenceNumber { byReference[value] = index }
+        if let value = record.orderCode { byOrderCode[value] = index }
+        if let value = record.shortOrderCode { byShortOrderCode[value] = index }
+        if let value = record.clientTransactionId { byClientTransactionId[value] = index }
+    }
+
+    private mutating func trim() {
+        let dropped = records.count - limit
+        records.removeFirst(dropped)
+        base += dropped
+        guard indexed else { return }
+        byReference.removeAll(keepingCapacity: true)
+        byOrderCode.removeAll(keepingCapacity: true)
+        byShortOrderCode.removeAll(keepingCapacity: true)
+        byClientTransactionId.removeAll(keepingCapacity: true)
+        for (offset, record) in records.enumerated() { addToIndex(record, at: base + offset) }
+    }
+}
