@@ -1,6 +1,7 @@
 import ArgumentParser
 
 /// The `vivabridge` command line: the bridge, its simulator and the tools around them.
+@main
 struct VivabridgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vivabridge",
