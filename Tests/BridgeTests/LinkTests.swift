@@ -12,8 +12,9 @@ struct LinkTests {
         try harness.event("lane-1.lane.disconnected")
         let down = try harness.call(saleJSON(id: "down", lane: "lane-1", amount: 100))
         #expect(down.string("outcome") == "undeliverable")
+        try harness.forgetEvents()
         harness.simulator.restoreLink(lane: "lane-1")
-        try harness.event("lane-1.lane.connected") { _ in true }
+        try harness.event("lane-1.lane.connected")
         let back = try harness.call(saleJSON(id: "back", lane: "lane-1", amount: 100))
         #expect(back.string("outcome") == "success")
         #expect(harness.simulator.openedURLs(lane: "lane-1").count == 1)
@@ -36,8 +37,15 @@ struct LinkTests {
             SimulatedLane(id: "i", endpoint: "tcp://127.0.0.1:*", platform: .ios),
             SimulatedLane(id: "a", endpoint: "tcp://127.0.0.1:*", platform: .android),
         ])
+        // The relay's hello answer travels on the same link ahead of any callback: one round trip
+        // on each lane makes sure the bridge has read it.
+        for lane in ["i", "a"] {
+            _ = try harness.call(#"{"id":"abort-\#(lane)","lane":"\#(lane)","action":"abort"}"#)
+        }
         let reply = try harness.call(#"{"id":"q","action":"lanes"}"#)
-        let lanes = try #require(reply.object("result")?["lanes"]?.arrayValue?.compactMap(\.objectValue))
+        let list = reply.object("result")?["lanes"]?.arrayValue ?? []
+        let lanes = list.compactMap { $0.objectValue }
+        try #require(lanes.count == 2)
         #expect(lanes.map { $0.string("lane") } == ["i", "a"])
         #expect(lanes.allSatisfy { $0["connected"] == .bool(true) })
         #expect(lanes.map { $0.string("platform") } == ["ios", "android"])

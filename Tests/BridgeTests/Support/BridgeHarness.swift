@@ -66,8 +66,25 @@ final class BridgeHarness {
         for lane in lanes {
             #expect(simulator.waitForHello(lane: lane.id, timeout: .seconds(10)), "lane \(lane.id) never connected")
         }
-        // The subscription travels right behind the handshake: once it is done, events reach us.
         _ = try #require(try monitor.receiveMonitorEvent(), "the event subscriber never connected")
+        try awaitSubscription(lane: lanes[0].id)
+    }
+
+    /// A SUB socket's subscription reaches the publisher some time after its handshake. Until an
+    /// event arrives nobody can tell, so the harness injects a harmless probe callback (an action no
+    /// command uses, published as `<lane>.probe.orphan`) until one comes through, then forgets it.
+    private func awaitSubscription(lane: String) throws {
+        for _ in 0..<100 {
+            simulator.injectCallback(lane: lane, url: "vivabridge-probe://result?status=success&action=probe")
+            try subscriber.setReceiveTimeout(50)
+            while let frames = try subscriber.receive() {
+                if String(decoding: frames[0], as: UTF8.self) == "\(lane).probe.orphan" {
+                    events.removeAll()
+                    return
+                }
+            }
+        }
+        Issue.record("the event subscription never took effect")
     }
 
     deinit {
@@ -152,6 +169,12 @@ final class BridgeHarness {
         }
         Issue.record("no event *\(suffix) within \(timeoutMs) ms; saw \(events.map(\.topic))")
         throw HarnessError.timeout("event \(suffix)")
+    }
+
+    /// Forgets the events seen so far, so that the next ``event(_:timeoutMs:where:)`` waits for a new one.
+    func forgetEvents() throws {
+        try drainEvents()
+        events.removeAll()
     }
 
     /// Reads every event already queued, without waiting.

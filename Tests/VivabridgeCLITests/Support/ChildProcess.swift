@@ -40,11 +40,11 @@ final class ChildProcess: @unchecked Sendable {
             process.standardInput = FileHandle.nullDevice
             try process.run()
         }
-        read(out.fileHandleForReading, into: \.lines, marksEnd: true)
-        read(err.fileHandleForReading, into: \.errorLines, marksEnd: false)
+        read(out.fileHandleForReading, isError: false)
+        read(err.fileHandleForReading, isError: true)
     }
 
-    private func read(_ handle: FileHandle, into keyPath: ReferenceWritableKeyPath<ChildProcess, [String]>, marksEnd: Bool) {
+    private func read(_ handle: FileHandle, isError: Bool) {
         let thread = Thread { [self] in
             var buffer = Data()
             while true {
@@ -55,14 +55,17 @@ final class ChildProcess: @unchecked Sendable {
                     let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                     buffer.removeSubrange(buffer.startIndex...newline)
                     condition.lock()
-                    self[keyPath: keyPath].append(line)
+                    if isError { errorLines.append(line) } else { lines.append(line) }
                     condition.broadcast()
                     condition.unlock()
                 }
             }
             condition.lock()
-            if !buffer.isEmpty { self[keyPath: keyPath].append(String(decoding: buffer, as: UTF8.self)) }
-            if marksEnd { ended = true }
+            let rest = String(decoding: buffer, as: UTF8.self)
+            if isError { if !rest.isEmpty { errorLines.append(rest) } } else {
+                if !rest.isEmpty { lines.append(rest) }
+                ended = true
+            }
             condition.broadcast()
             condition.unlock()
         }
