@@ -23,6 +23,8 @@ struct CallbackQuirksTests {
         ("note=%E9t%E9", "note", "%E9t%E9"),
         ("note=%C3%A9t%C3%A9", "note", "été"),
         ("note=a+b", "note", "a+b"),
+        ("note=line one\nline two", "note", "line one\nline two"),
+        ("note=%0Aedge%0A", "note", "edge"),
         ("note=a=b=c", "note", "a=b=c"),
         ("note=#hash?x", "note", "#hash?x"),
         ("note=", "note", ""),
@@ -114,7 +116,7 @@ struct CallbackQuirksTests {
         "interapp-callback://result?status=success&clientTransactionId=a&clientTransactionId=b",
         "interapp-callback://result?status=success&action=sale&action=cancel",
         "interapp-callback://result?status=success&%73tatus=failed",
-        "interapp-callback://result?status=success&message=a\nb", "interapp-callback://res\u{0}ult?status=success",
+        "interapp-callback://result?status=success&message=a\u{1}b", "interapp-callback://res\u{0}ult?status=success",
         "interapp-callback://result?status=success\u{7F}",
     ])
     func notCallbacks(url: String) {
