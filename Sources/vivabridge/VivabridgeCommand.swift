@@ -6,6 +6,10 @@ struct VivabridgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vivabridge",
         abstract: "A ZeroMQ bridge between store checkout software and Viva Terminal apps.",
-        subcommands: [RunCommand.self]
+        subcommands: [
+            RunCommand.self,
+            SimulateCommand.self,
+            TranslateCommand.self, DecodeCommand.self,
+        ]
     )
 }
