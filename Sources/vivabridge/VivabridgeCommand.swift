@@ -5,6 +5,6 @@ struct VivabridgeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vivabridge",
         abstract: "A ZeroMQ bridge between store checkout software and Viva Terminal apps.",
-        subcommands: []
+        subcommands: [SimulateCommand.self]
     )
 }
