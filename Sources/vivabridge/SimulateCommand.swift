@@ -63,21 +63,23 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Signals are taken by sigwait below: block them before any thread starts, so every thread inherits it.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
-
         let simulator = Simulator(lanes: simulatedLanes(), seed: seed, logger: verbose ? stderrLogger() : nil)
         let endpoints = try simulator.start()
         // One unbuffered write, so that a script reading a pipe sees every line at once.
         let lines = simulatedLanes().map { "\($0.id) \(endpoints[$0.id] ?? $0.endpoint) \($0.platform.rawValue)\n" }
         FileHandle.standardOutput.write(Data(lines.joined().utf8))
 
-        var received: Int32 = 0
-        sigwait(&signals, &received)
+        // SIGINT and SIGTERM are ignored as signals and taken as events, whichever thread they hit.
+        let stopped = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stopped.signal() }
+            source.resume()
+            return source
+        }
+        stopped.wait()
+        for source in sources { source.cancel() }
         simulator.stop()
     }
 

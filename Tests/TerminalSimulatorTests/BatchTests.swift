@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Batches: open, replace, close by name, by id, the active one, 48-hour expiry")
 struct BatchTests {
-    static func batch(_ command: String, name: String? = nil, id: String? = nil, _ platform: SimulatorPlatform) -> String {
+    static func batch(_ command: String, name: String? = nil, id: String? = nil, _ platform: SimulatorPlatform)
+        -> String
+    {
         var parameters = [("command", command)]
         if let name { parameters.append(("batchName", name)) }
         if let id { parameters.append(("batchId", id)) }

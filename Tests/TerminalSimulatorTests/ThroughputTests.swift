@@ -29,7 +29,9 @@ struct ThroughputTests {
         let poller = Poller()
         for socket in sockets { poller.add(socket) }
         let urls = lanes.map { lane in
-            (0..<window).map { Requests.sale(amount: 1200 + $0, clientTransactionId: "t\($0)", platform: lane.platform) }
+            (0..<window).map {
+                Requests.sale(amount: 1200 + $0, clientTransactionId: "t\($0)", platform: lane.platform)
+            }
         }
         var sent = Array(repeating: 0, count: laneCount)
         var callbacks = Array(repeating: 0, count: laneCount)

@@ -28,7 +28,9 @@ struct CallbackBuilder {
         var hasQuery = false
         var previous: (UInt8, UInt8) = (0, 0)
         for byte in bytes {
-            if byte == UInt8(ascii: "/") && previous == (UInt8(ascii: ":"), UInt8(ascii: "/")) { hasSchemeSeparator = true }
+            if byte == UInt8(ascii: "/") && previous == (UInt8(ascii: ":"), UInt8(ascii: "/")) {
+                hasSchemeSeparator = true
+            }
             if byte == UInt8(ascii: "?") { hasQuery = true }
             previous = (previous.1, byte)
         }
