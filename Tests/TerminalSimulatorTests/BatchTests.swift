@@ -98,6 +98,7 @@ struct BatchTests {
         #expect(fixture.simulator.openBatch(lane: "lane")?.name == "weekend")
         fixture.clock.advance(by: 1)
         #expect(fixture.simulator.openBatch(lane: "lane") == nil)
+        #expect(fixture.simulator.batches(lane: "lane").last?.closeReason == .expired)
         let close = CallbackFields(try probe.request(Self.batch("close", platform)))
         #expect(close["status"] == (platform == .ios ? "failed" : "fail"))
         let batch = try #require(fixture.simulator.batches(lane: "lane").last)
