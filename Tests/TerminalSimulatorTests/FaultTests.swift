@@ -48,7 +48,9 @@ struct FaultTests {
         #expect(fixture.simulator.history(lane: "lane").isEmpty)
     }
 
-    @Test("dropLinkOnOpen: the link closes before opened; restoreLink brings it back", arguments: RelaySocketKind.allCases)
+    @Test(
+        "dropLinkOnOpen: the link closes before opened; restoreLink brings it back", arguments: RelaySocketKind.allCases
+    )
     func dropLinkOnOpen(socket: RelaySocketKind) throws {
         let fixture = try Fixture(.ios, behaviour: LaneBehaviour(fault: .dropLinkOnOpen), socket: socket)
         let probe = fixture.probe()
