@@ -56,11 +56,12 @@ struct RejectionTests {
         #expect(try harness.reply(to: "third").string("outcome") == "success")
     }
 
-    @Test("transactionDetails on an iOS lane is invalid_value and never reaches it")
+    @Test("transactionDetails on an iOS lane is unknown_action and never reaches it")
     func detailsOnIOS() throws {
         let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
         let reply = try harness.call(#"{"id":"t","lane":"lane-1","action":"transactionDetails","clientTransactionId":"x"}"#)
-        #expect(reply.object("error")?.string("code") == "invalid_value")
+        #expect(reply.object("error")?.string("code") == "unknown_action")
+        #expect(reply.object("error")?.string("message")?.contains("android") == true)
         #expect(harness.simulator.openedURLs(lane: "lane-1").isEmpty)
     }
 

@@ -38,12 +38,12 @@ extension Correlator {
             reject(rejection(.unknownLane, "lane \(terminal.lane) is not configured; lanes: \(known)"), to: target)
             return
         }
-        if terminal.action == .transactionDetails && lane.platform != .android {
-            reject(
-                rejection(
-                    .invalidValue,
-                    "action: transactionDetails exists only on Android terminals; lane \(lane.id) is \(lane.platform.rawValue)"
-                ), to: target)
+        do {
+            try terminal.check(platform: lane.platform)
+        } catch {
+            var rejection = error
+            rejection.id = command.id
+            reject(rejection, to: target)
             return
         }
         if terminal.action != .abort, let busy = lane.current {
