@@ -68,6 +68,6 @@ struct ThroughputTests {
     func sixtyFourLanes() throws {
         let rate = try Self.measure(lanes: 64, salesPerLane: 100, window: 8)
         print("simulator throughput: \(Int(rate)) sales/s (64 lanes)")
-        #expect(rate > 1000)
+        #expect(rate > 500)
     }
 }
