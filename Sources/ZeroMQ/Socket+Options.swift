@@ -160,17 +160,23 @@ extension Socket {
 
     /// This socket's long-term CURVE public key, as 40 characters of Z85.
     public func setCurvePublicKey(_ z85: String) throws(ZMQError) {
-        try setBytes(ZMQ_CURVE_PUBLICKEY, Array(z85.utf8) + [0], "ZMQ_CURVE_PUBLICKEY")
+        try setCurveKey(ZMQ_CURVE_PUBLICKEY, z85, "ZMQ_CURVE_PUBLICKEY")
     }
 
     /// This socket's long-term CURVE secret key, as 40 characters of Z85.
     public func setCurveSecretKey(_ z85: String) throws(ZMQError) {
-        try setBytes(ZMQ_CURVE_SECRETKEY, Array(z85.utf8) + [0], "ZMQ_CURVE_SECRETKEY")
+        try setCurveKey(ZMQ_CURVE_SECRETKEY, z85, "ZMQ_CURVE_SECRETKEY")
     }
 
     /// The server's CURVE public key, for a client socket, as 40 characters of Z85.
     public func setCurveServerKey(_ z85: String) throws(ZMQError) {
-        try setBytes(ZMQ_CURVE_SERVERKEY, Array(z85.utf8) + [0], "ZMQ_CURVE_SERVERKEY")
+        try setCurveKey(ZMQ_CURVE_SERVERKEY, z85, "ZMQ_CURVE_SERVERKEY")
+    }
+
+    /// Sets a CURVE key option from Z85 text, refusing (`EINVAL`) anything but a 40-character Z85 key.
+    private func setCurveKey(_ option: Int32, _ z85: String, _ name: String) throws(ZMQError) {
+        guard Z85.isKey(z85) else { throw ZMQError(code: EINVAL, operation: "set \(name)") }
+        try setBytes(option, Array(z85.utf8) + [0], name)
     }
 
     /// The ZAP domain this socket authenticates in.
