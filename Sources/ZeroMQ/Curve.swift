@@ -29,7 +29,7 @@ public enum Z85 {
                 value = value * 85 + UInt64(digit)
             }
             guard value <= UInt64(UInt32.max) else { return nil }
-            out += [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+            for shift in [24, 16, 8, 0] { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
         }
         return out
     }
