@@ -14,7 +14,8 @@ struct DecodeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The callback URL, for example 'interapp-callback://result?status=success&action=sale&amount=1200'.")
+    @Argument(
+        help: "The callback URL, for example 'interapp-callback://result?status=success&action=sale&amount=1200'.")
     var url: String
 
     func run() throws {

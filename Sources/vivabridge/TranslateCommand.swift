@@ -14,7 +14,8 @@ struct TranslateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The JSON command, for example '{\"id\":\"a\",\"lane\":\"l\",\"action\":\"sale\",\"amount\":1200}'.")
+    @Argument(
+        help: "The JSON command, for example '{\"id\":\"a\",\"lane\":\"l\",\"action\":\"sale\",\"amount\":1200}'.")
     var json: String?
 
     @Option(name: .customLong("merchant-key"), help: "The lane's merchant key.")

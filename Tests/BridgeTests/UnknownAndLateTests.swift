@@ -1,7 +1,8 @@
-@testable import Bridge
 import InterApp
 import TerminalSimulator
 import Testing
+
+@testable import Bridge
 
 @Suite("Deadlines: unknown, never failure; then the late result")
 struct UnknownAndLateTests {
@@ -68,9 +69,12 @@ struct UnknownAndLateTests {
 
     @Test("a callback that matches nothing is published as orphan and kept")
     func orphan() throws {
-        let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
         harness.simulator.injectCallback(
-            lane: "lane-1", url: "interapp-callback://result?status=success&action=sale&clientTransactionId=nobody&amount=5")
+            lane: "lane-1",
+            url: "interapp-callback://result?status=success&action=sale&clientTransactionId=nobody&amount=5")
         let orphan = try harness.event("lane-1.sale.orphan")
         #expect(orphan.object("result")?.string("clientTransactionId") == "nobody")
         harness.simulator.injectCallback(lane: "lane-1", url: "not a callback at all")
@@ -87,11 +91,14 @@ struct UnencodedEchoTests {
         behaviour.cardPresentment = .manual
         let harness = try BridgeHarness(
             lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)])
-        try harness.send(saleJSON(id: "amp", lane: "lane-1", amount: 800, extra: #","clientTransactionId":"order 7&8""#))
+        try harness.send(
+            saleJSON(id: "amp", lane: "lane-1", amount: 800, extra: #","clientTransactionId":"order 7&8""#))
         #expect(harness.simulator.waitForPhase(lane: "lane-1", .cardPresentment, timeout: .seconds(5)))
         harness.simulator.injectCallback(
             lane: "lane-1",
-            url: "interapp-callback://result?status=success&message=Transaction%20successful.&action=sale&clientTransactionId=order 7&8&amount=800")
+            url:
+                "interapp-callback://result?status=success&message=Transaction%20successful.&action=sale&clientTransactionId=order 7&8&amount=800"
+        )
         let reply = try harness.reply(to: "amp")
         #expect(reply.string("outcome") == "success")
         #expect(reply.object("result")?.int("amount") == 800)

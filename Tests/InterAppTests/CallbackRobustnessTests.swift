@@ -42,7 +42,8 @@ struct CallbackRobustnessTests {
     @Test("random bytes and random mutations never crash")
     func random() {
         var random = SplitMix(seed: 7)
-        let alphabet = Array("interapp-callback://result?status=success&=%+ 0123456789ABCDEFabort(-57)".utf8)
+        let alphabet =
+            Array("interapp-callback://result?status=success&=%+ 0123456789ABCDEFabort(-57)".utf8)
             + [0x00, 0x0A, 0x7F, 0x80, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xFF]
         for _ in 0..<3000 {
             let count = Int.random(in: 0...120, using: &random)

@@ -19,7 +19,8 @@ struct CallbackSeedTests {
     // VIVA-NOTES.md, Android aborts.
     static let androidAborted =
         "mycallbackscheme://result?status=fail&message=(-57) ABORTED&action=ABORT&amount=10&tipAmount=0"
-    static let androidNothingToAbort = "mycallbackscheme://result?status=fail&message=(-55) NOTHING_TO_ABORT&action=ABORT"
+    static let androidNothingToAbort =
+        "mycallbackscheme://result?status=fail&message=(-55) NOTHING_TO_ABORT&action=ABORT"
     // viva-ios-abort.txt: callback interapp-callback://result, action abort, status success, message
     // "nothing to abort / aborted".
     static let iosAborted = "interapp-callback://result?action=abort&status=success&message=aborted"
@@ -132,13 +133,16 @@ struct CallbackSeedTests {
         #expect(callback.message == "nothing to abort")
     }
 
-    @Test("Android messages with bracketed codes are failures of their transaction", arguments: [
-        ("(-4) USER_CANCEL", -4), ("(-62) RESELLER_ORDER_DECLINED", -62), ("(-23) REFUND_SERVER_ERROR", -23),
-        ("(-999) UNEXPECTED", -999),
-    ])
+    @Test(
+        "Android messages with bracketed codes are failures of their transaction",
+        arguments: [
+            ("(-4) USER_CANCEL", -4), ("(-62) RESELLER_ORDER_DECLINED", -62), ("(-23) REFUND_SERVER_ERROR", -23),
+            ("(-999) UNEXPECTED", -999),
+        ])
     func androidCodes(message: String, code: Int) throws {
         let callback = try Fixture.callback(
-            "mycallbackscheme://result?status=fail&message=\(message)&action=sale&clientTransactionId=pos7-1&amount=1200")
+            "mycallbackscheme://result?status=fail&message=\(message)&action=sale&clientTransactionId=pos7-1&amount=1200"
+        )
         #expect(callback.kind == .transaction(.sale))
         #expect(callback.baseOutcome == .failure)
         #expect(callback.messageCode == code)
@@ -160,24 +164,35 @@ struct CallbackSeedTests {
         #expect(callback.result["amount"] == 1200)
     }
 
-    @Test("batch answers (viva-ios-batch.txt response table)", arguments: [
-        ("interapp-callback://result?status=success&message=Batch opened&action=batch&command=open&batchName=morningShift&batchId=7885F4F1-59CA-42C2-81BB-6DB48AA138A6", "open"),
-        ("interapp-callback://result?status=success&message=Batch%20closed&action=batch&command=close&batchName=morningShift&batchId=7885F4F1-59CA-42C2-81BB-6DB48AA138A6", "close"),
-    ])
+    @Test(
+        "batch answers (viva-ios-batch.txt response table)",
+        arguments: [
+            (
+                "interapp-callback://result?status=success&message=Batch opened&action=batch&command=open&batchName=morningShift&batchId=7885F4F1-59CA-42C2-81BB-6DB48AA138A6",
+                "open"
+            ),
+            (
+                "interapp-callback://result?status=success&message=Batch%20closed&action=batch&command=close&batchName=morningShift&batchId=7885F4F1-59CA-42C2-81BB-6DB48AA138A6",
+                "close"
+            ),
+        ])
     func batch(url: String, command: String) throws {
         let callback = try Fixture.callback(url)
         #expect(callback.kind == .transaction(.batch))
         #expect(callback.baseOutcome == .success)
-        #expect(callback.result == [
-            "action": "batch", "command": .string(command), "batchName": "morningShift",
-            "batchId": "7885F4F1-59CA-42C2-81BB-6DB48AA138A6",
-        ])
+        #expect(
+            callback.result == [
+                "action": "batch", "command": .string(command), "batchName": "morningShift",
+                "batchId": "7885F4F1-59CA-42C2-81BB-6DB48AA138A6",
+            ])
     }
 
     @Test("summary: the decode command's JSON")
     func summary() throws {
         let summary = try Fixture.callback(Self.androidAborted).summary
-        #expect(JSONValue.object(summary).serializedString
-            == #"{"outcome":"success","message":"(-57) ABORTED","action":"abort","result":{"action":"ABORT","amount":10,"tipAmount":0}}"#)
+        #expect(
+            JSONValue.object(summary).serializedString
+                == #"{"outcome":"success","message":"(-57) ABORTED","action":"abort","result":{"action":"ABORT","amount":10,"tipAmount":0}}"#
+        )
     }
 }

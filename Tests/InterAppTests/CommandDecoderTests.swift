@@ -74,8 +74,9 @@ struct CommandDecoderTests {
             #expect(Set(spec.parameters.map(\.name)).count == spec.parameters.count)
             for parameter in spec.parameters {
                 #expect(spec.parameter(named: parameter.name) == parameter)
-                #expect(!["merchantKey", "appId", "callback", "protocol", "id", "lane", "action", "timeoutMs"].contains(
-                    parameter.name))
+                #expect(
+                    !["merchantKey", "appId", "callback", "protocol", "id", "lane", "action", "timeoutMs"].contains(
+                        parameter.name))
             }
             #expect(!spec.platforms.isEmpty)
         }
@@ -96,14 +97,16 @@ struct FingerprintTests {
         #expect(a.fingerprint == #"{"action":"sale","amount":1200,"id":"c1","lane":"l","tipAmount":200}"#)
     }
 
-    @Test("differs when content differs", arguments: [
-        #"{"id":"c1","lane":"l","action":"sale","amount":1201,"tipAmount":200}"#,
-        #"{"id":"c1","lane":"l","action":"sale","amount":1200,"tipAmount":201}"#,
-        #"{"id":"c1","lane":"l2","action":"sale","amount":1200,"tipAmount":200}"#,
-        #"{"id":"c1","lane":"l","action":"sale","amount":1200}"#,
-        #"{"id":"c1","lane":"l","action":"sale","amount":1200,"tipAmount":200,"timeoutMs":5000}"#,
-        #"{"id":"c1","lane":"l","action":"sale","amount":1200,"tipAmount":200,"clientTransactionId":"c1"}"#,
-    ])
+    @Test(
+        "differs when content differs",
+        arguments: [
+            #"{"id":"c1","lane":"l","action":"sale","amount":1201,"tipAmount":200}"#,
+            #"{"id":"c1","lane":"l","action":"sale","amount":1200,"tipAmount":201}"#,
+            #"{"id":"c1","lane":"l2","action":"sale","amount":1200,"tipAmount":200}"#,
+            #"{"id":"c1","lane":"l","action":"sale","amount":1200}"#,
+            #"{"id":"c1","lane":"l","action":"sale","amount":1200,"tipAmount":200,"timeoutMs":5000}"#,
+            #"{"id":"c1","lane":"l","action":"sale","amount":1200,"tipAmount":200,"clientTransactionId":"c1"}"#,
+        ])
     func differs(other: String) throws {
         let base = try Fixture.decode(#"{"id":"c1","lane":"l","action":"sale","amount":1200,"tipAmount":200}"#)
         #expect(try Fixture.decode(other).fingerprint != base.fingerprint)
@@ -150,7 +153,9 @@ struct SecretPrintingTests {
         let lane = LaneSettings(merchantKey: "SG23323424EXS3", appId: "a", callback: "cb", platform: .ios)
         var dumped = ""
         dump(lane, to: &dumped)
-        for text in [lane.description, lane.debugDescription, String(describing: lane), String(reflecting: lane), dumped] {
+        for text in [
+            lane.description, lane.debugDescription, String(describing: lane), String(reflecting: lane), dumped,
+        ] {
             #expect(!text.contains("SG23323424EXS3"), "\(text)")
         }
     }

@@ -27,24 +27,33 @@ struct CommandValidationTests {
         ValidationCase(#"{\#(sale),"amount":1200,"withInstallments":true,"preferredInstallments":0}"#, nil),
         ValidationCase(#"{\#(sale),"amount":1200,"withInstallments":true,"preferredInstallments":99}"#, nil),
         ValidationCase(#"{\#(sale),"amount":1200,"withInstallments":false}"#, nil),
-        ValidationCase(#"{\#(sale),"amount":1200,"show_receipt":true,"show_rating":false,"show_transaction_result":true}"#, nil),
+        ValidationCase(
+            #"{\#(sale),"amount":1200,"show_receipt":true,"show_rating":false,"show_transaction_result":true}"#, nil),
         ValidationCase(#"{\#(sale),"amount":1200,"paymentMethod":"CardPresent"}"#, nil),
         ValidationCase(#"{\#(sale),"amount":1200,\#(isv)}"#, nil),
-        ValidationCase(#"{\#(sale),"amount":1200,\#(isv),"ISV_sourceCode":"Default","ISV_merchantId":"m","ISV_merchantSourceCode":"s","ISV_customerTrns":"desc","ISV_clientTransactionId":"t"}"#, nil),
+        ValidationCase(
+            #"{\#(sale),"amount":1200,\#(isv),"ISV_sourceCode":"Default","ISV_merchantId":"m","ISV_merchantSourceCode":"s","ISV_customerTrns":"desc","ISV_clientTransactionId":"t"}"#,
+            nil),
         ValidationCase(#"{\#(sale),"amount":10,"ISV_clientId":"c","ISV_clientSecret":"s","ISV_amount":10}"#, nil),
         ValidationCase(#"{\#(sale),"amount":1200,"clientTransactionId":"\#(longId)"}"#, nil),
         ValidationCase(#"{\#(sale),"amount":1200,"clientTransactionId":"a&b=c#d?e%f+g h\n\u0000😀"}"#, nil),
         ValidationCase(#"{\#(sale),"amount":1200,"timeoutMs":1000}"#, nil),
         ValidationCase(#"{\#(sale),"amount":1200,"timeoutMs":600000}"#, nil),
         ValidationCase(#"{"id":"c1","lane":"l","action":"cancel"}"#, nil),
-        ValidationCase(#"{"id":"c1","lane":"l","action":"cancel","referenceNumber":"060646","amount":1200,"orderCode":"9256110059000200","shortOrderCode":"1091166300","txnDateFrom":"2024-05-01","txnDateTo":"2024-05-02T23:59:59+03:00"}"#, nil),
+        ValidationCase(
+            #"{"id":"c1","lane":"l","action":"cancel","referenceNumber":"060646","amount":1200,"orderCode":"9256110059000200","shortOrderCode":"1091166300","txnDateFrom":"2024-05-01","txnDateTo":"2024-05-02T23:59:59+03:00"}"#,
+            nil),
         ValidationCase(#"{"id":"c1","lane":"l","action":"abort"}"#, nil),
         ValidationCase(#"{"id":"c1","lane":"l","action":"batch","command":"open"}"#, nil),
         ValidationCase(#"{"id":"c1","lane":"l","action":"batch","command":"open","batchName":"morningShift"}"#, nil),
-        ValidationCase(#"{"id":"c1","lane":"l","action":"batch","command":"close","batchId":"7885F4F1-59CA-42C2-81BB-6DB48AA138A6"}"#, nil),
+        ValidationCase(
+            #"{"id":"c1","lane":"l","action":"batch","command":"close","batchId":"7885F4F1-59CA-42C2-81BB-6DB48AA138A6"}"#,
+            nil),
         ValidationCase(#"{"id":"c1","lane":"l","action":"batch","command":"close"}"#, nil),
         ValidationCase(#"{"id":"c1","lane":"l","action":"transactionDetails","clientTransactionId":"pos7-1"}"#, nil),
-        ValidationCase(#"{"id":"c1","lane":"l","action":"transactionDetails","clientTransactionId":"x","sourceTerminalId":"16016684"}"#, nil),
+        ValidationCase(
+            #"{"id":"c1","lane":"l","action":"transactionDetails","clientTransactionId":"x","sourceTerminalId":"16016684"}"#,
+            nil),
         ValidationCase(#"{"id":"q1","action":"status","ref":"c1"}"#, nil),
         ValidationCase(#"{"id":"q1","action":"lanes"}"#, nil),
         ValidationCase(#"{"id":"q1","action":"ping"}"#, nil),
@@ -118,8 +127,10 @@ struct CommandValidationTests {
         ValidationCase(#"{\#(sale),"amount":1200,"ISV_clientId":"c","ISV_clientSecret":"s"}"#, .missingField),
         ValidationCase(#"{\#(sale),"amount":1200,"ISV_clientSecret":"s","ISV_amount":10}"#, .missingField),
         ValidationCase(#"{\#(sale),"amount":5,\#(isv)}"#, .invalidValue),
-        ValidationCase(#"{\#(sale),"amount":1200,"ISV_clientId":"c","ISV_clientSecret":"s","ISV_amount":"10"}"#, .invalidValue),
-        ValidationCase(#"{\#(sale),"amount":1200,"ISV_clientId":"c","ISV_clientSecret":"","ISV_amount":10}"#, .invalidValue),
+        ValidationCase(
+            #"{\#(sale),"amount":1200,"ISV_clientId":"c","ISV_clientSecret":"s","ISV_amount":"10"}"#, .invalidValue),
+        ValidationCase(
+            #"{\#(sale),"amount":1200,"ISV_clientId":"c","ISV_clientSecret":"","ISV_amount":10}"#, .invalidValue),
         // strings
         ValidationCase(#"{\#(sale),"amount":1200,"clientTransactionId":""}"#, .invalidValue),
         ValidationCase(#"{\#(sale),"amount":1200,"clientTransactionId":"\#(longId)x"}"#, .invalidValue),
@@ -157,13 +168,19 @@ struct CommandValidationTests {
         ValidationCase(#"{"id":"c1","lane":"l","action":"batch"}"#, .missingField),
         ValidationCase(#"{"id":"c1","lane":"l","action":"batch","command":"reopen"}"#, .invalidValue),
         ValidationCase(#"{"id":"c1","lane":"l","action":"batch","command":"OPEN"}"#, .invalidValue),
-        ValidationCase(#"{"id":"c1","lane":"l","action":"batch","command":"open","batchId":"7885F4F1-59CA-42C2-81BB-6DB48AA138A6"}"#, .invalidValue),
-        ValidationCase(#"{"id":"c1","lane":"l","action":"batch","command":"close","batchId":"not-a-uuid"}"#, .invalidValue),
-        ValidationCase(#"{"id":"c1","lane":"l","action":"batch","command":"close","batchId":"7885F4F1-59CA-42C2-81BB-6DB48AA138A"}"#, .invalidValue),
+        ValidationCase(
+            #"{"id":"c1","lane":"l","action":"batch","command":"open","batchId":"7885F4F1-59CA-42C2-81BB-6DB48AA138A6"}"#,
+            .invalidValue),
+        ValidationCase(
+            #"{"id":"c1","lane":"l","action":"batch","command":"close","batchId":"not-a-uuid"}"#, .invalidValue),
+        ValidationCase(
+            #"{"id":"c1","lane":"l","action":"batch","command":"close","batchId":"7885F4F1-59CA-42C2-81BB-6DB48AA138A"}"#,
+            .invalidValue),
         ValidationCase(#"{"id":"c1","lane":"l","action":"batch","command":"close","batchName":""}"#, .invalidValue),
         // transactionDetails
         ValidationCase(#"{"id":"c1","lane":"l","action":"transactionDetails"}"#, .missingField),
-        ValidationCase(#"{"id":"c1","lane":"l","action":"transactionDetails","clientTransactionId":""}"#, .invalidValue),
+        ValidationCase(
+            #"{"id":"c1","lane":"l","action":"transactionDetails","clientTransactionId":""}"#, .invalidValue),
         // queries
         ValidationCase(#"{"id":"q","action":"status"}"#, .missingField),
         ValidationCase(#"{"id":"q","action":"status","ref":5}"#, .invalidValue),
@@ -190,7 +207,8 @@ struct CommandValidationTests {
     @Test("frames over the limit are too_large, checked before parsing")
     func tooLarge() {
         let decoder = CommandDecoder(maxBytes: 100)
-        let big = Array(#"{"id":"c1","lane":"l","action":"sale","amount":1200,"clientTransactionId":"\#(longId)"}"#.utf8)
+        let big = Array(
+            #"{"id":"c1","lane":"l","action":"sale","amount":1200,"clientTransactionId":"\#(longId)"}"#.utf8)
         #expect(throws: Rejection.self) { try decoder.decode(big) }
         do {
             _ = try decoder.decode(big)
@@ -270,7 +288,8 @@ struct CommandValidationTests {
 
     @Test("transactionDetails is an Android action")
     func platformCheck() throws {
-        let details = try Fixture.terminal(#"{"id":"c1","lane":"l","action":"transactionDetails","clientTransactionId":"x"}"#)
+        let details = try Fixture.terminal(
+            #"{"id":"c1","lane":"l","action":"transactionDetails","clientTransactionId":"x"}"#)
         #expect(throws: Never.self) { try details.check(platform: .android) }
         #expect(throws: Rejection.self) { try details.check(platform: .ios) }
         do {

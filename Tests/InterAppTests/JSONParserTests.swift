@@ -12,8 +12,12 @@ struct JSONParserTests {
         #expect(value == expected)
     }
 
-    @Test("numbers keep their literal text", arguments: ["0", "-0", "1200", "12.0", "1.2e3", "1E+3", "-0.5", "1e-7",
-        "123456789012345678901234567890"])
+    @Test(
+        "numbers keep their literal text",
+        arguments: [
+            "0", "-0", "1200", "12.0", "1.2e3", "1E+3", "-0.5", "1e-7",
+            "123456789012345678901234567890",
+        ])
     func numbersKeepLiterals(literal: String) throws {
         let value = try JSONValue.parse(literal)
         #expect(value.numberValue?.literal == literal)
@@ -36,35 +40,42 @@ struct JSONParserTests {
         let object = try #require(try JSONValue.parse(#"{"z":1,"a":2,"m":3}"#).objectValue)
         #expect(object.keys == ["z", "a", "m"])
         #expect(JSONValue.object(object).serializedString == #"{"z":1,"a":2,"m":3}"#)
-        #expect(String(decoding: JSONValue.object(object).serialized(sortedKeys: true), as: UTF8.self)
-            == #"{"a":2,"m":3,"z":1}"#)
+        #expect(
+            String(decoding: JSONValue.object(object).serialized(sortedKeys: true), as: UTF8.self)
+                == #"{"a":2,"m":3,"z":1}"#)
     }
 
-    @Test("escapes and Unicode decode", arguments: [
-        (#""\u0041\u00e9\u20ac""#, "Aé€"),
-        (#""\ud83d\ude00""#, "😀"),
-        (#""\"\\\/\b\f\n\r\t""#, "\"\\/\u{8}\u{c}\n\r\t"),
-        (#""\u0000""#, "\u{0}"),
-        ("\"héllo 😀\"", "héllo 😀"),
-    ])
+    @Test(
+        "escapes and Unicode decode",
+        arguments: [
+            (#""\u0041\u00e9\u20ac""#, "Aé€"),
+            (#""\ud83d\ude00""#, "😀"),
+            (#""\"\\\/\b\f\n\r\t""#, "\"\\/\u{8}\u{c}\n\r\t"),
+            (#""\u0000""#, "\u{0}"),
+            ("\"héllo 😀\"", "héllo 😀"),
+        ])
     func escapes(json: String, expected: String) throws {
         #expect(try JSONValue.parse(json).stringValue == expected)
     }
 
-    @Test("strict: rejects what RFC 8259 forbids", arguments: [
-        "", " ", "[1,]", #"{"a":1,}"#, "[,1]", "01", "-01", "00", "1.", ".5", "-", "1e", "+1", "NaN", "Infinity",
-        "[1 2]", #"{"a" 1}"#, #"{a:1}"#, "'x'", "\"\u{1}\"", "\"a\nb\"", "\"\t\"", #""\ud800""#, #""\udc00""#,
-        #""\ud800\u0041""#, #""\x41""#, #""\u12""#, "\"abc", "[1]x", "{} {}", "true false", "tru", "nul", "[",
-        "{", #"{"a":1"#, #"{"a":1,"a":2}"#, "\u{FEFF}{}",
-    ])
+    @Test(
+        "strict: rejects what RFC 8259 forbids",
+        arguments: [
+            "", " ", "[1,]", #"{"a":1,}"#, "[,1]", "01", "-01", "00", "1.", ".5", "-", "1e", "+1", "NaN", "Infinity",
+            "[1 2]", #"{"a" 1}"#, #"{a:1}"#, "'x'", "\"\u{1}\"", "\"a\nb\"", "\"\t\"", #""\ud800""#, #""\udc00""#,
+            #""\ud800\u0041""#, #""\x41""#, #""\u12""#, "\"abc", "[1]x", "{} {}", "true false", "tru", "nul", "[",
+            "{", #"{"a":1"#, #"{"a":1,"a":2}"#, "\u{FEFF}{}",
+        ])
     func rejects(json: String) {
         #expect(throws: JSONParseError.self) { try JSONValue.parse(json) }
     }
 
-    @Test("rejects invalid UTF-8", arguments: [
-        [0x22, 0xFF, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xE2, 0x82, 0x22],
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0x80, 0x22],
-    ] as [[UInt8]])
+    @Test(
+        "rejects invalid UTF-8",
+        arguments: [
+            [0x22, 0xFF, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xE2, 0x82, 0x22],
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0x80, 0x22],
+        ] as [[UInt8]])
     func rejectsInvalidUTF8(bytes: [UInt8]) {
         #expect(throws: JSONParseError.self) { try JSONValue.parse(bytes) }
     }

@@ -5,18 +5,21 @@ import Testing
 struct RequestURLTests {
     @Test("a sale on iOS: order, protocol, callback as given")
     func iosSale() throws {
-        let terminal = try Fixture.terminal(#"{"id":"pos7-000123","lane":"lane-1","action":"sale","amount":1200,"tipAmount":200}"#)
+        let terminal = try Fixture.terminal(
+            #"{"id":"pos7-000123","lane":"lane-1","action":"sale","amount":1200,"tipAmount":200}"#)
         let url = RequestURL.build(terminal, lane: Fixture.iosLane)
         #expect(
             url == "vivapayclient://pay/v1?merchantKey=SG23323424EXS3&appId=com.example.pos&action=sale&amount=1200"
                 + "&tipAmount=200&clientTransactionId=pos7-000123&protocol=int_default&callback=interapp-callback")
     }
 
-    @Test("Android gets a full callback URI", arguments: [
-        ("mycallbackscheme", "mycallbackscheme%3A%2F%2Fresult"),
-        ("mycallbackscheme://result", "mycallbackscheme%3A%2F%2Fresult"),
-        ("pos://done", "pos%3A%2F%2Fdone"),
-    ])
+    @Test(
+        "Android gets a full callback URI",
+        arguments: [
+            ("mycallbackscheme", "mycallbackscheme%3A%2F%2Fresult"),
+            ("mycallbackscheme://result", "mycallbackscheme%3A%2F%2Fresult"),
+            ("pos://done", "pos%3A%2F%2Fdone"),
+        ])
     func androidCallback(configured: String, encoded: String) throws {
         let lane = LaneSettings(merchantKey: "k", appId: "a", callback: configured, platform: .android)
         let terminal = try Fixture.terminal(#"{"id":"c1","lane":"l","action":"abort"}"#)
@@ -32,7 +35,8 @@ struct RequestURLTests {
         case .cancel: json = #"{"id":"c1","lane":"l","action":"cancel"}"#
         case .abort: json = #"{"id":"c1","lane":"l","action":"abort"}"#
         case .batch: json = #"{"id":"c1","lane":"l","action":"batch","command":"open"}"#
-        case .transactionDetails: json = #"{"id":"c1","lane":"l","action":"transactionDetails","clientTransactionId":"x"}"#
+        case .transactionDetails:
+            json = #"{"id":"c1","lane":"l","action":"transactionDetails","clientTransactionId":"x"}"#
         }
         let url = RequestURL.build(try Fixture.terminal(json), lane: Fixture.androidLane)
         let parameters = RequestURL.parse(url)
@@ -45,13 +49,16 @@ struct RequestURLTests {
 
     @Test("every reserved byte is percent-encoded; unreserved ones stay")
     func encoding() throws {
-        let terminal = TerminalCommand(lane: "l", action: .sale, parameters: [
-            Parameter("clientTransactionId", "aZ09-._~ &=#?%+/:@!$'()*,;[]\"<>\\^`{|}\n\u{0}é😀")
-        ])
+        let terminal = TerminalCommand(
+            lane: "l", action: .sale,
+            parameters: [
+                Parameter("clientTransactionId", "aZ09-._~ &=#?%+/:@!$'()*,;[]\"<>\\^`{|}\n\u{0}é😀")
+            ])
         let url = RequestURL.build(terminal, lane: Fixture.iosLane)
-        #expect(url.contains(
-            "clientTransactionId=aZ09-._~%20%26%3D%23%3F%25%2B%2F%3A%40%21%24%27%28%29%2A%2C%3B%5B%5D%22%3C%3E%5C%5E%60%7B%7C%7D%0A%00%C3%A9%F0%9F%98%80&"
-        ))
+        #expect(
+            url.contains(
+                "clientTransactionId=aZ09-._~%20%26%3D%23%3F%25%2B%2F%3A%40%21%24%27%28%29%2A%2C%3B%5B%5D%22%3C%3E%5C%5E%60%7B%7C%7D%0A%00%C3%A9%F0%9F%98%80&"
+            ))
         #expect(url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F })
     }
 
@@ -63,12 +70,17 @@ struct RequestURLTests {
 
     @Test("hostile values survive build-then-parse exactly and cannot add parameters", arguments: hostileValues)
     func hostile(value: String) throws {
-        let terminal = TerminalCommand(lane: "l", action: .sale, parameters: [
-            Parameter("amount", "1200"), Parameter("clientTransactionId", value),
-        ])
+        let terminal = TerminalCommand(
+            lane: "l", action: .sale,
+            parameters: [
+                Parameter("amount", "1200"), Parameter("clientTransactionId", value),
+            ])
         let url = RequestURL.build(terminal, lane: Fixture.iosLane)
         let parameters = RequestURL.parse(url)
-        #expect(parameters.map(\.name) == ["merchantKey", "appId", "action", "amount", "clientTransactionId", "protocol", "callback"])
+        #expect(
+            parameters.map(\.name) == [
+                "merchantKey", "appId", "action", "amount", "clientTransactionId", "protocol", "callback",
+            ])
         let decoded = try #require(parameters.first { $0.name == "clientTransactionId" }?.value)
         #expect(Array(decoded.utf8) == Array(value.utf8))
         #expect(RequestURL.value(of: "action", in: url) == "sale")
@@ -78,10 +90,11 @@ struct RequestURLTests {
     func hostileLane() throws {
         let lane = LaneSettings(merchantKey: "k&action=cancel", appId: "a=b", callback: "cb?x=1#y", platform: .ios)
         let url = RequestURL.build(try Fixture.terminal(#"{"id":"c1","lane":"l","action":"abort"}"#), lane: lane)
-        #expect(RequestURL.parse(url) == [
-            Parameter("merchantKey", "k&action=cancel"), Parameter("appId", "a=b"), Parameter("action", "abort"),
-            Parameter("callback", "cb?x=1#y"),
-        ])
+        #expect(
+            RequestURL.parse(url) == [
+                Parameter("merchantKey", "k&action=cancel"), Parameter("appId", "a=b"), Parameter("action", "abort"),
+                Parameter("callback", "cb?x=1#y"),
+            ])
     }
 
     @Test("a 2048-character clientTransactionId from a command round-trips")
@@ -97,10 +110,11 @@ struct RequestURLTests {
 
     @Test("the parser follows its rules: + is a plus, bad escapes stay, no trimming")
     func parseRules() {
-        #expect(RequestURL.parse("x://y?a=1+2&b=%zz&c=%E9&d&&e=%2520& f =g") == [
-            Parameter("a", "1+2"), Parameter("b", "%zz"), Parameter("c", "%E9"), Parameter("d", ""),
-            Parameter("e", "%20"), Parameter(" f ", "g"),
-        ])
+        #expect(
+            RequestURL.parse("x://y?a=1+2&b=%zz&c=%E9&d&&e=%2520& f =g") == [
+                Parameter("a", "1+2"), Parameter("b", "%zz"), Parameter("c", "%E9"), Parameter("d", ""),
+                Parameter("e", "%20"), Parameter(" f ", "g"),
+            ])
         #expect(RequestURL.parse("no query").isEmpty)
         #expect(RequestURL.parse("x://y?").isEmpty)
     }

@@ -7,7 +7,8 @@ import Testing
 struct RoundTripPropertyTests {
     /// Characters that break naive URL handling, mixed with random Unicode scalars.
     static let hostile: [Character] = [
-        "&", "=", "#", "?", "%", "+", " ", "/", ":", "@", "\n", "\r", "\t", "\u{0}", "\u{7F}", "😀", "é", "€", "\u{FEFF}",
+        "&", "=", "#", "?", "%", "+", " ", "/", ":", "@", "\n", "\r", "\t", "\u{0}", "\u{7F}", "😀", "é", "€",
+        "\u{FEFF}",
         "\"", "\\", "'", "<", ">", "a", "Z", "0", "-", "_", ".", "~",
     ]
 
@@ -22,9 +23,12 @@ struct RoundTripPropertyTests {
     @Test("any string survives build-then-parse, byte for byte")
     func strings() async {
         await propertyCheck(count: 300, input: Self.text) { value in
-            let terminal = TerminalCommand(lane: "l", action: .sale, parameters: [
-                Parameter("amount", "1"), Parameter("clientTransactionId", value), Parameter("paymentMethod", value),
-            ])
+            let terminal = TerminalCommand(
+                lane: "l", action: .sale,
+                parameters: [
+                    Parameter("amount", "1"), Parameter("clientTransactionId", value),
+                    Parameter("paymentMethod", value),
+                ])
             for lane in [Fixture.iosLane, Fixture.androidLane] {
                 let url = RequestURL.build(terminal, lane: lane)
                 let parameters = RequestURL.parse(url)
@@ -41,9 +45,12 @@ struct RoundTripPropertyTests {
         let gen = zip(
             Gen.int(in: 1...2_147_483_647), Gen.int(in: 0...100), Self.text.optional, Gen.bool.optional,
             Gen.int(in: 0...99), Gen.bool.optional, Self.text.optional, Gen.int(in: 0...100))
-        await propertyCheck(count: 200, input: gen) { amount, tipPercent, clientTransactionId, withInstallments,
+        await propertyCheck(count: 200, input: gen) {
+            amount, tipPercent, clientTransactionId, withInstallments,
             installments, showReceipt, isvSecret, isvPercent in
-            var object: JSONObject = ["id": "pos7-1", "lane": "lane-1", "action": "sale", "amount": .number(JSONNumber(amount))]
+            var object: JSONObject = [
+                "id": "pos7-1", "lane": "lane-1", "action": "sale", "amount": .number(JSONNumber(amount)),
+            ]
             let tip = Int(Double(amount) * Double(tipPercent) / 100)
             object["tipAmount"] = .number(JSONNumber(tip))
             if let clientTransactionId { object["clientTransactionId"] = .string(clientTransactionId) }
@@ -68,7 +75,8 @@ struct RoundTripPropertyTests {
             let url = RequestURL.build(command.terminal!, lane: Fixture.androidLane)
             let parsed = RequestURL.parse(url)
             var expected: [Parameter] = [
-                Parameter("merchantKey", Fixture.androidLane.merchantKey), Parameter("appId", Fixture.androidLane.appId),
+                Parameter("merchantKey", Fixture.androidLane.merchantKey),
+                Parameter("appId", Fixture.androidLane.appId),
                 Parameter("action", "sale"),
             ]
             for (key, value) in object.pairs where !["id", "lane", "action"].contains(key) {

@@ -26,7 +26,9 @@ struct SeedRequestTests {
         expected["clientTransactionId"] = "pos7-000123"
         expected["protocol"] = "int_default"
         #expect(map(ours) == expected)
-        #expect(ours.hasPrefix("vivapayclient://pay/v1?merchantKey=SG23323424EXS3&appId=com.vivawallet.InterAppDemo&action=sale&"))
+        #expect(
+            ours.hasPrefix(
+                "vivapayclient://pay/v1?merchantKey=SG23323424EXS3&appId=com.vivawallet.InterAppDemo&action=sale&"))
     }
 
     @Test("viva-ios-overview-sale-cancel.txt cancel request (createCancelRequest(reference: \"60646\"))")
@@ -47,15 +49,21 @@ struct SeedRequestTests {
 
     @Test("viva-ios-batch.txt batch requests (open by name, close by id)")
     func batch() throws {
-        let open = try Fixture.terminal(#"{"id":"b1","lane":"lane-1","action":"batch","command":"open","batchName":"morningShift"}"#)
-        #expect(map(RequestURL.build(open, lane: Self.seedLane)) == map(
-            "vivapayclient://pay/v1?callback=interapp-callback&merchantKey=SG23323424EXS3&appId=com.vivawallet.InterAppDemo&action=batch&command=open&batchName=morningShift"
-        ))
+        let open = try Fixture.terminal(
+            #"{"id":"b1","lane":"lane-1","action":"batch","command":"open","batchName":"morningShift"}"#)
+        #expect(
+            map(RequestURL.build(open, lane: Self.seedLane))
+                == map(
+                    "vivapayclient://pay/v1?callback=interapp-callback&merchantKey=SG23323424EXS3&appId=com.vivawallet.InterAppDemo&action=batch&command=open&batchName=morningShift"
+                ))
         let close = try Fixture.terminal(
-            #"{"id":"b2","lane":"lane-1","action":"batch","command":"close","batchId":"7885F4F1-59CA-42C2-81BB-6DB48AA138A6"}"#)
-        #expect(map(RequestURL.build(close, lane: Self.seedLane)) == map(
-            "vivapayclient://pay/v1?callback=interapp-callback&merchantKey=SG23323424EXS3&appId=com.vivawallet.InterAppDemo&action=batch&command=close&batchId=7885F4F1-59CA-42C2-81BB-6DB48AA138A6"
-        ))
+            #"{"id":"b2","lane":"lane-1","action":"batch","command":"close","batchId":"7885F4F1-59CA-42C2-81BB-6DB48AA138A6"}"#
+        )
+        #expect(
+            map(RequestURL.build(close, lane: Self.seedLane))
+                == map(
+                    "vivapayclient://pay/v1?callback=interapp-callback&merchantKey=SG23323424EXS3&appId=com.vivawallet.InterAppDemo&action=batch&command=close&batchId=7885F4F1-59CA-42C2-81BB-6DB48AA138A6"
+                ))
     }
 
     @Test("VIVA-NOTES.md transactionDetails request (Android)")

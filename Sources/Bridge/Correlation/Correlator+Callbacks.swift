@@ -11,7 +11,8 @@ extension Correlator {
             callback = try CallbackParser.parse(bytes)
         } catch {
             let text = Redaction.maskDigitRuns(String(decoding: bytes, as: UTF8.self))
-            orphan(lane: lane, action: "unknown", fields: [("raw", .string(text)), ("problem", .string(error.message))])
+            orphan(
+                lane: lane, action: "unknown", fields: [("raw", .string(text)), ("problem", .string(error.message))])
             return
         }
         switch callback.kind {
@@ -67,8 +68,11 @@ extension Correlator {
                 superseded.ref = grace.sale.id
                 finalize(grace.abort, superseded)
             } else {
-                finalize(grace.sale, FinalOutcome(outcome: .aborted, message: callback.message, result: callback.result))
-                finalize(grace.abort, FinalOutcome(outcome: .success, message: grace.abortMessage, result: grace.abortResult))
+                finalize(
+                    grace.sale, FinalOutcome(outcome: .aborted, message: callback.message, result: callback.result))
+                finalize(
+                    grace.abort, FinalOutcome(outcome: .success, message: grace.abortMessage, result: grace.abortResult)
+                )
             }
             return
         }
@@ -162,7 +166,8 @@ extension Correlator {
             orphan(callback, lane: lane, action: action.rawValue)
             return
         }
-        journalCallback(callback, lane: lane.id, matched: current.id, disposition: current.lookupFor == nil ? "matched" : "lookup")
+        journalCallback(
+            callback, lane: lane.id, matched: current.id, disposition: current.lookupFor == nil ? "matched" : "lookup")
         if action == .batch && callback.isSuccess { batchChanged(callback, lane: lane) }
         if let saleId = current.lookupFor {
             records[current.id] = nil
@@ -175,12 +180,14 @@ extension Correlator {
 
     private func lookupAnswered(_ callback: Callback, saleId: String, lane: LaneState) {
         guard callback.isSuccess else {
-            logger.info("transactionDetails did not find the unknown sale; it stays unknown", metadata: ["id": "\(saleId)"])
+            logger.info(
+                "transactionDetails did not find the unknown sale; it stays unknown", metadata: ["id": "\(saleId)"])
             return
         }
         let stored = finalizedSinceCommit[saleId] ?? (try? journal.command(id: saleId))
         guard let stored, stored.outcome == Outcome.unknown.rawValue else { return }
-        completeLate(stored, lane: lane.id, FinalOutcome(outcome: .success, message: callback.message, result: callback.result))
+        completeLate(
+            stored, lane: lane.id, FinalOutcome(outcome: .success, message: callback.message, result: callback.result))
     }
 
     private func batchChanged(_ callback: Callback, lane: LaneState) {

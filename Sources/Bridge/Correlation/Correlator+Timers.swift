@@ -70,7 +70,8 @@ extension Correlator {
     private func startLookup(lane: LaneState) {
         let (saleId, ctid) = lane.pendingLookups.removeFirst()
         let terminal = TerminalCommand(
-            lane: lane.id, action: .transactionDetails, parameters: [Parameter(name: "clientTransactionId", value: ctid)])
+            lane: lane.id, action: .transactionDetails,
+            parameters: [Parameter(name: "clientTransactionId", value: ctid)])
         let timeout = lane.configuration.timeout(for: .transactionDetails)
         let record = CommandRecord(
             id: nextLookupId(for: saleId), lane: lane.id, action: .transactionDetails, clientTransactionId: ctid,
@@ -78,6 +79,9 @@ extension Correlator {
         records[record.id] = record
         lane.current = record
         let url = RequestURL.build(terminal, lane: lane.configuration.settings)
-        emit(.send(lane: lane.id, frames: [Array("open".utf8), Array(record.id.utf8), Array(url.utf8)], recordId: record.id))
+        emit(
+            .send(
+                lane: lane.id, frames: [Array("open".utf8), Array(record.id.utf8), Array(url.utf8)], recordId: record.id
+            ))
     }
 }

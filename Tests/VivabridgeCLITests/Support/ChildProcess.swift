@@ -62,7 +62,9 @@ final class ChildProcess: @unchecked Sendable {
             }
             condition.lock()
             let rest = String(decoding: buffer, as: UTF8.self)
-            if isError { if !rest.isEmpty { errorLines.append(rest) } } else {
+            if isError {
+                if !rest.isEmpty { errorLines.append(rest) }
+            } else {
                 if !rest.isEmpty { lines.append(rest) }
                 ended = true
             }
