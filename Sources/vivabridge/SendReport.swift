@@ -82,13 +82,13 @@ enum SendReport {
                 let method = result["verificationMethod"]?.stringValue.map { " (\($0))" } ?? ""
                 fields.append(("card", card.joined(separator: " ") + method))
             }
-            shown.formUnion(["cardType", "accountNumber", "verificationMethod"])
+            shown.formUnion(["cardType", "accountNumber", "verificationMethod", "action"])
             for (key, label) in highlighted {
                 guard let value = result[key], let text = text(value), !text.isEmpty else { continue }
                 fields.append((label, text))
                 shown.insert(key)
             }
-            hidden = result.keys.filter { !shown.contains($0) }
+            hidden = result.pairs.filter { !shown.contains($0.key) && $0.value != .string("") }.map(\.key)
         }
         let labelWidth = fields.map(\.0.count).max() ?? 0
         for (label, value) in fields {
