@@ -56,11 +56,12 @@ struct RejectionTests {
         #expect(try harness.reply(to: "third").string("outcome") == "success")
     }
 
-    @Test("transactionDetails on an iOS lane is invalid_value and never reaches it")
+    @Test("transactionDetails on an iOS lane is unknown_action and never reaches it")
     func detailsOnIOS() throws {
         let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
         let reply = try harness.call(#"{"id":"t","lane":"lane-1","action":"transactionDetails","clientTransactionId":"x"}"#)
-        #expect(reply.object("error")?.string("code") == "invalid_value")
+        #expect(reply.object("error")?.string("code") == "unknown_action")
+        #expect(reply.object("error")?.string("message")?.contains("android") == true)
         #expect(harness.simulator.openedURLs(lane: "lane-1").isEmpty)
     }
 
@@ -72,5 +73,28 @@ struct RejectionTests {
         try harness.sendRaw([])
         #expect(try harness.nextReply().object("error")?.string("code") == "invalid_json")
         #expect(try harness.call(#"{"id":"p","action":"ping"}"#).string("outcome") == "success")
+    }
+}
+
+@Suite("Bounded: aborts per lane")
+struct AbortBoundTests {
+    @Test("at most 8 aborts wait on a lane; the 9th is lane_busy; all complete when the sale does")
+    func abortBound() throws {
+        var behaviour = LaneBehaviour()
+        behaviour.host = .manual
+        let harness = try BridgeHarness(
+            lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)])
+        try harness.send(saleJSON(id: "sale", lane: "lane-1", amount: 100))
+        #expect(harness.simulator.waitForPhase(lane: "lane-1", .host, timeout: .seconds(5)))
+        for index in 1...8 { try harness.send(#"{"id":"abort-\#(index)","lane":"lane-1","action":"abort"}"#) }
+        let ninth = try harness.call(#"{"id":"abort-9","lane":"lane-1","action":"abort"}"#)
+        #expect(ninth.object("error")?.string("code") == "lane_busy")
+        harness.simulator.release(lane: "lane-1")
+        #expect(try harness.reply(to: "sale").string("outcome") == "success")
+        for index in 1...8 {
+            let abort = try harness.reply(to: "abort-\(index)")
+            #expect(abort.string("outcome") == "superseded")
+            #expect(abort.string("ref") == "sale")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import InterApp
 
 extension Correlator {
@@ -76,7 +77,30 @@ extension Correlator {
             completeLate(stored, lane: lane.id, outcome(of: callback))
             return
         }
+        if let ctid, let current = lane.current, current.action == .sale, current.lookupFor == nil,
+            Self.echoedWithoutEncoding(received: ctid, sent: current.clientTransactionId)
+        {
+            journalCallback(callback, lane: lane.id, matched: current.id, disposition: "matched-unencoded-echo")
+            logger.notice(
+                "sale callback matched by a clientTransactionId the app echoed without encoding",
+                metadata: ["id": "\(current.id)", "lane": "\(lane.id)"])
+            finalize(current, outcome(of: callback))
+            return
+        }
         orphan(callback, lane: lane, action: "sale")
+    }
+
+    /// Whether a callback's `clientTransactionId` is what the app makes of `sent` when it echoes it
+    /// back unencoded: cut at a raw `&` (a prefix), or still percent-encoded. Only ids holding
+    /// characters outside RFC 3986's unreserved set can be mangled so; for the others the match is exact.
+    static func echoedWithoutEncoding(received: String, sent: String?) -> Bool {
+        guard let sent, !received.isEmpty, received != sent else { return false }
+        let unreserved = sent.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
+        }
+        guard !unreserved else { return false }
+        return sent.hasPrefix(received) || received.removingPercentEncoding == sent
     }
 
     private func unknownSale(lane: String, clientTransactionId: String) -> StoredCommand? {

@@ -3,6 +3,8 @@ import InterApp
 extension Correlator {
     /// The most senders one in-flight command answers (the first and its idempotent repeats).
     static let maxWaiters = 32
+    /// The most aborts one lane may have waiting for an answer; more are `lane_busy`.
+    static let maxOutstandingAborts = 8
 
     /// Takes one command frame from `target`: validates it, answers queries, and sends terminal
     /// commands on their way (after the journal commit the loop makes).
@@ -36,18 +38,24 @@ extension Correlator {
             reject(rejection(.unknownLane, "lane \(terminal.lane) is not configured; lanes: \(known)"), to: target)
             return
         }
-        if terminal.action == .transactionDetails && lane.platform != .android {
-            reject(
-                rejection(
-                    .invalidValue,
-                    "action: transactionDetails exists only on Android terminals; lane \(lane.id) is \(lane.platform.rawValue)"
-                ), to: target)
+        do {
+            try terminal.check(platform: lane.platform)
+        } catch {
+            var rejection = error
+            rejection.id = command.id
+            reject(rejection, to: target)
             return
         }
         if terminal.action != .abort, let busy = lane.current {
             let what = busy.lookupFor == nil ? "\(busy.action.rawValue) \(busy.id)" : "a transactionDetails look-up"
             reject(
                 rejection(.laneBusy, "lane \(lane.id) is busy with \(what); one transaction at a time (abort is allowed)"),
+                to: target)
+            return
+        }
+        if terminal.action == .abort, lane.aborts.count >= Self.maxOutstandingAborts {
+            reject(
+                rejection(.laneBusy, "lane \(lane.id) already has \(lane.aborts.count) aborts waiting for an answer"),
                 to: target)
             return
         }

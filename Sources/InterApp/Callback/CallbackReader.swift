@@ -60,9 +60,11 @@ struct CallbackReader {
             message: message)
     }
 
+    /// Rejects binary: control characters other than tab, line feed and carriage return (a message may carry
+    /// a raw line break; losing a payment's result over it would be worse than keeping it).
     private func checkControl(at index: Int) throws(CallbackParseError) {
         let byte = base[index]
-        if byte < 0x20 || byte == 0x7F {
+        if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F {
             throw CallbackParseError("control character \(UTF8Scan.describe(byte)) at offset \(index)")
         }
     }
