@@ -136,7 +136,9 @@ final class DemoSession {
         var parts = [event.topic.padding(toLength: max(event.topic.count, 26), withPad: " ", startingAt: 0)]
         if let seq = body["seq"]?.intValue { parts.append("seq \(seq)") }
         if let id = body["id"]?.stringValue { parts.append("id \(id)") }
-        if let outcome = body["outcome"]?.stringValue { parts.append(outcome + (body["late"] == .bool(true) ? " (late)" : "")) }
+        if let outcome = body["outcome"]?.stringValue {
+            parts.append(outcome + (body["late"] == .bool(true) ? " (late)" : ""))
+        }
         if let name = body["batchName"]?.stringValue { parts.append("batch \(name)") }
         if let reason = body["reason"]?.stringValue { parts.append("reason \(reason)") }
         return "       event  " + parts.joined(separator: "  ")

@@ -39,7 +39,8 @@ final class DemoStage {
 
                 """
             for lane in Self.lanes {
-                yaml += "  - {id: \(lane.id), endpoint: \"\(endpoints[lane.id]!)\", platform: \(lane.platform.rawValue)}\n"
+                yaml +=
+                    "  - {id: \(lane.id), endpoint: \"\(endpoints[lane.id]!)\", platform: \(lane.platform.rawValue)}\n"
             }
             // No environment: VIVABRIDGE_ variables meant for a real bridge must not move the demo's.
             let configuration = try BridgeConfiguration.load(yaml: yaml, environment: [:])

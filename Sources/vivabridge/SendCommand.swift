@@ -50,7 +50,8 @@ struct SendCommand: ParsableCommand {
     @Option(help: ArgumentHelp(SendAmount.help), transform: SendAmount.cents)
     var amount: Int?
 
-    @Option(help: ArgumentHelp("The tip (tipAmount), written like --amount.", valueName: "amount"),
+    @Option(
+        help: ArgumentHelp("The tip (tipAmount), written like --amount.", valueName: "amount"),
         transform: SendAmount.cents)
     var tip: Int?
 
@@ -122,9 +123,8 @@ struct SendCommand: ParsableCommand {
     /// action) plus 5 s; 5 s for queries.
     var defaultWaitMs: Int {
         guard let terminal = action.terminalAction else { return 5000 }
-        let own = timeoutMs ?? params.lazy.compactMap { Self.split($0) }.first { $0.key == "timeoutMs" }.flatMap {
-            Int($0.value)
-        }
+        let fromParam = params.compactMap(Self.split).first { $0.key == "timeoutMs" }.flatMap { Int($0.value) }
+        let own = timeoutMs ?? fromParam
         return (own ?? TerminalSettings.defaultTimeouts[terminal] ?? 120_000) + 5000
     }
 }
@@ -215,7 +215,9 @@ extension SendCommand {
             }
             return .number(number)
         case .flag?:
-            guard let flag = Bool(text) else { throw ValidationError("--param \(key)=\(text): \(key) is true or false") }
+            guard let flag = Bool(text) else {
+                throw ValidationError("--param \(key)=\(text): \(key) is true or false")
+            }
             return .bool(flag)
         case .some:
             return .string(text)

@@ -97,7 +97,9 @@ extension WatchState {
         next.checkSequence(event.body)
         let parts = event.topic.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3 else { return next }
-        let laneId = parts[0], kind = parts[1], name = parts[2]
+        let laneId = parts[0]
+        let kind = parts[1]
+        let name = parts[2]
         if let laneFilter, laneId != laneFilter { return next }
         // `bridge.*` topics carry answers to PULL queries; they belong to no lane.
         if laneId == "bridge" && next.lane(laneId) == nil { return next }

@@ -64,7 +64,8 @@ enum WatchTable {
             var line = ""
             for column in 0..<count {
                 let cell = fit(row[column], widths[column])
-                line += column == count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+                line +=
+                    column == count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
             }
             return line
         }

@@ -46,7 +46,9 @@ struct SendExitCodeTests {
     @Test("a deadline passed with the host still deciding is unknown: exit 4")
     func unknown() throws {
         let bridge = try CLIBridge(lanes: [CLIBridge.lane(host: .manual)])
-        let run = try bridge.send(["sale", "--lane", "lane-1", "--amount", "7.00", "--timeout-ms", "1000", "--id", "slow"])
+        let run = try bridge.send([
+            "sale", "--lane", "lane-1", "--amount", "7.00", "--timeout-ms", "1000", "--id", "slow",
+        ])
         #expect(run.status == 4, "\(run.output)\n\(run.error)")
         #expect(run.output.contains("sale slow on lane-1: unknown"))
         #expect(bridge.simulator.phase(lane: "lane-1") == .host, "the simulated host should still be deciding")

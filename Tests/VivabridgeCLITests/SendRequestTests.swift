@@ -8,7 +8,9 @@ import Testing
 struct SendRequestTests {
     @Test(
         "amounts: a dot means euros, an integer means cents",
-        arguments: [("12.00", 1200), ("12", 12), ("12.5", 1250), ("0.01", 1), ("1200", 1200), ("12.05", 1205), ("0", 0)])
+        arguments: [
+            ("12.00", 1200), ("12", 12), ("12.5", 1250), ("0.01", 1), ("1200", 1200), ("12.05", 1205), ("0", 0),
+        ])
     func amounts(text: String, cents: Int) throws {
         #expect(try SendAmount.cents(text) == cents)
     }
@@ -77,7 +79,8 @@ struct SendRequestTests {
     @Test(
         "options that do not fit the action are usage errors",
         arguments: [
-            ["lanes", "--lane", "lane-1"], ["abort", "--lane", "l", "--tip", "1"], ["sale", "--lane", "l", "--amount", "1", "--ref", "x"],
+            ["lanes", "--lane", "lane-1"], ["abort", "--lane", "l", "--tip", "1"],
+            ["sale", "--lane", "l", "--amount", "1", "--ref", "x"],
             ["ping", "--timeout-ms", "5000"], ["sale", "--lane", "l", "--amount", "1", "--param", "id=other"],
             ["sale", "--lane", "l", "--amount", "1", "--param", "preferredInstallments=three"],
             ["sale", "--lane", "l", "--amount", "1", "--param", "show_receipt=yes"],
@@ -91,7 +94,9 @@ struct SendRequestTests {
     func defaultWait() throws {
         #expect(try SendCommand.parse(["sale", "--lane", "l", "--amount", "1"]).defaultWaitMs == 125_000)
         #expect(try SendCommand.parse(["batch", "--lane", "l", "--command", "open"]).defaultWaitMs == 35_000)
-        #expect(try SendCommand.parse(["sale", "--lane", "l", "--amount", "1", "--timeout-ms", "1000"]).defaultWaitMs == 6000)
+        #expect(
+            try SendCommand.parse(["sale", "--lane", "l", "--amount", "1", "--timeout-ms", "1000"]).defaultWaitMs
+                == 6000)
         #expect(try SendCommand.parse(["ping"]).defaultWaitMs == 5000)
     }
 

@@ -17,7 +17,9 @@ struct WatchAndDemoProcessTests {
     @Test("watch --json prints each event as one {\"topic\",\"event\"} line and exits 0 on SIGTERM")
     func watchJSON() throws {
         let bridge = try CLIBridge(lanes: [CLIBridge.lane()])
-        let watch = try ChildProcess(["watch", "--json", "--events", bridge.bound.events, "--command", bridge.bound.command])
+        let watch = try ChildProcess([
+            "watch", "--json", "--events", bridge.bound.events, "--command", bridge.bound.command,
+        ])
         try #require(awaitSubscription(watch, bridge: bridge, showing: "probe.orphan"), "\(watch.errorOutput)")
         let sale = try bridge.send(["sale", "--lane", "lane-1", "--amount", "3.00", "--id", "w-1"])
         #expect(sale.status == 0)

@@ -4,10 +4,13 @@ import Testing
 @testable import vivabridge
 
 /// An event as the bridge publishes it: `seq`, `epoch`, `time`, then the fields.
-func watchEvent(_ topic: String, seq: Int, epoch: Int = 1, time: String = "2024-05-01T10:42:03.120+03:00",
-    _ fields: [(String, JSONValue)] = []) -> WatchEvent
-{
-    var body: JSONObject = ["seq": .number(JSONNumber(seq)), "epoch": .number(JSONNumber(epoch)), "time": .string(time)]
+func watchEvent(
+    _ topic: String, seq: Int, epoch: Int = 1, time: String = "2024-05-01T10:42:03.120+03:00",
+    _ fields: [(String, JSONValue)] = []
+) -> WatchEvent {
+    var body: JSONObject = [
+        "seq": .number(JSONNumber(seq)), "epoch": .number(JSONNumber(epoch)), "time": .string(time),
+    ]
     body["lane"] = .string(String(topic.prefix { $0 != "." }))
     for (key, value) in fields { body[key] = value }
     return WatchEvent(topic: topic, body: body)
@@ -26,7 +29,10 @@ let twoLanes = lanesReply([
     [
         "lane": "lane-2", "connected": false, "platform": "android", "relay": nil,
         "inFlight": ["action": "sale", "id": "pos-7", "state": "delivered"], "aborts": [],
-        "openBatch": ["name": "morning", "id": "B7DD8AAD-25E4-4D9D-9904-7F62DBE256B4", "openedAt": "2024-05-01T07:00:00.000+00:00"],
+        "openBatch": [
+            "name": "morning", "id": "B7DD8AAD-25E4-4D9D-9904-7F62DBE256B4",
+            "openedAt": "2024-05-01T07:00:00.000+00:00",
+        ],
         "lastCallbackAt": "2024-05-01T09:59:58.000+00:00",
     ],
 ])
@@ -56,7 +62,9 @@ struct WatchStateTests {
         #expect(state.lane("lane-1")?.inFlight == WatchState.Command(action: "sale", id: "s-1"))
         state = state.applying(watchEvent("lane-1.sale.delivered", seq: 2, [("id", "s-1")]))
         state = state.applying(
-            watchEvent("lane-1.sale.result", seq: 3, time: "2024-05-01T10:42:09.000+03:00", [("id", "s-1"), ("outcome", "success")]))
+            watchEvent(
+                "lane-1.sale.result", seq: 3, time: "2024-05-01T10:42:09.000+03:00",
+                [("id", "s-1"), ("outcome", "success")]))
         let lane = state.lane("lane-1")
         #expect(lane?.inFlight == nil)
         #expect(lane?.lastResult == WatchState.Result(action: "sale", id: "s-1", outcome: "success"))
@@ -87,18 +95,25 @@ struct WatchStateTests {
         #expect(state.lane("lane-1")?.lastResult?.outcome == "unknown")
         #expect(state.lane("lane-1")?.inFlight == nil)
         state = state.applying(watchEvent("lane-1.sale.late_result", seq: 3, [("id", "s-2"), ("outcome", "success")]))
-        #expect(state.lane("lane-1")?.lastResult == WatchState.Result(action: "sale", id: "s-2", outcome: "success", late: true))
+        #expect(
+            state.lane("lane-1")?.lastResult
+                == WatchState.Result(action: "sale", id: "s-2", outcome: "success", late: true))
         state = state.applying(watchEvent("lane-2.lane.connected", seq: 4))
         #expect(state.lane("lane-2")?.connected == true)
         state = state.applying(watchEvent("lane-1.lane.disconnected", seq: 5))
         #expect(state.lane("lane-1")?.connected == false)
         state = state.applying(watchEvent("lane-1.batch.opened", seq: 6, [("batchName", "evening"), ("batchId", "X")]))
         #expect(state.lane("lane-1")?.openBatch == "evening")
-        state = state.applying(watchEvent("lane-2.batch.closed", seq: 7, [("batchName", "morning"), ("reason", "command")]))
+        state = state.applying(
+            watchEvent("lane-2.batch.closed", seq: 7, [("batchName", "morning"), ("reason", "command")]))
         #expect(state.lane("lane-2")?.openBatch == nil)
         state = state.applying(watchEvent("lane-1.sale.orphan", seq: 8))
         state = state.applying(watchEvent("lane-2.lane.returned", seq: 9))
-        #expect(state.notes == ["lane-1: a sale callback matched no command (orphan)", "lane-2: the store app came back with no callback"])
+        #expect(
+            state.notes == [
+                "lane-1: a sale callback matched no command (orphan)",
+                "lane-2: the store app came back with no callback",
+            ])
         state = state.applying(watchEvent("lane-3.lane.connected", seq: 10))
         #expect(state.lanes.map(\.id) == ["lane-1", "lane-2", "lane-3"], "a lane first seen in an event gets a row")
         #expect(!state.needsSnapshot)

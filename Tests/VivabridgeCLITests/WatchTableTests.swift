@@ -10,7 +10,9 @@ struct WatchTableTests {
         var state = WatchState().applying(snapshot: twoLanes)
         state = state.applying(watchEvent("lane-1.sale.accepted", seq: 1, [("id", "s-1")]))
         state = state.applying(
-            watchEvent("lane-1.sale.result", seq: 2, time: "2024-05-01T10:42:09.000+03:00", [("id", "s-1"), ("outcome", "success")]))
+            watchEvent(
+                "lane-1.sale.result", seq: 2, time: "2024-05-01T10:42:09.000+03:00",
+                [("id", "s-1"), ("outcome", "success")]))
         let expected = """
             LANE    LINK  IN FLIGHT   LAST RESULT       BATCH    LAST EVENT
             lane-1  up    -           sale success s-1  -        10:42:09
@@ -40,7 +42,8 @@ struct WatchTableTests {
     func narrow() {
         var state = WatchState().applying(snapshot: twoLanes)
         state = state.applying(watchEvent("lane-1.sale.accepted", seq: 1, [("id", "cli-1717171717171-aaaa")]))
-        state = state.applying(watchEvent("lane-2.sale.result", seq: 2, [("id", "cli-1717171717171-3fa2"), ("outcome", "success")]))
+        state = state.applying(
+            watchEvent("lane-2.sale.result", seq: 2, [("id", "cli-1717171717171-3fa2"), ("outcome", "success")]))
         let wide = WatchTable.render(state, width: 200).split(separator: "\n")
         #expect(wide.allSatisfy { !$0.contains("~") })
         let lines = WatchTable.render(state, width: 60).split(separator: "\n")
@@ -64,13 +67,15 @@ struct WatchTableTests {
 
     @Test("--json: one line per event, {\"topic\":…,\"event\":{…}}, the body's keys and numbers as sent")
     func jsonLine() {
-        let body = Array(#"{"seq":12,"epoch":3,"time":"2024-05-01T10:42:03.120+03:00","lane":"lane-1","amount":1200}"#.utf8)
+        let body = Array(
+            #"{"seq":12,"epoch":3,"time":"2024-05-01T10:42:03.120+03:00","lane":"lane-1","amount":1200}"#.utf8)
         let line = WatchJSONLine.line(topic: "lane-1.sale.result", body: body)
         #expect(
             line
                 == #"{"topic":"lane-1.sale.result","event":{"seq":12,"epoch":3,"time":"2024-05-01T10:42:03.120+03:00","lane":"lane-1","amount":1200}}"#
         )
         #expect(!line.contains("\n"))
-        #expect(WatchJSONLine.line(topic: "x.y.z", body: Array("not json".utf8)) == #"{"topic":"x.y.z","raw":"not json"}"#)
+        #expect(
+            WatchJSONLine.line(topic: "x.y.z", body: Array("not json".utf8)) == #"{"topic":"x.y.z","raw":"not json"}"#)
     }
 }
