@@ -16,7 +16,8 @@ struct WatchCommand: ParsableCommand {
             only that lane's events arrive, so gaps in `seq` are expected and only a restart is noticed.
 
             On a terminal the table is redrawn in place; otherwise it is printed again after each change.
-            --json prints every event as one line, {"topic":…,"event":{…}}, for jq and other programs.
+            --json prints every event as one line, {"topic":…,"event":{…}}, for jq and other programs; a gap \
+            or a restart is then said on standard error.
             Runs until Ctrl-C (SIGINT) or SIGTERM, then exits 0.
             """
     )
@@ -67,6 +68,8 @@ private final class WatchLoop {
     init(context: Context, options: WatchCommand) throws {
         self.options = options
         state = WatchState(laneFilter: options.lane)
+        // --json asks for no snapshot: its output is the events alone.
+        state.needsSnapshot = !options.json
         subscriber = try Socket(context, .sub)
         try subscriber.subscribe(options.lane.map { "\($0)." } ?? "")
         try subscriber.connect(options.events)
@@ -85,19 +88,11 @@ private final class WatchLoop {
     func run(until stop: WatchStopSignal) throws {
         if !options.json { draw() }
         while !stop.isRaised {
-            var changed = false
-            if !options.json { changed = askForLanesIfNeeded() }
+            var changed = options.json ? false : askForLanesIfNeeded()
             try poller.poll(timeoutMilliseconds: 200)
             while let frames = try subscriber.receive(wait: false) {
                 guard frames.count == 2 else { continue }
-                let topic = String(decoding: frames[0], as: UTF8.self)
-                if options.json {
-                    WatchTerminal.write(WatchJSONLine.line(topic: topic, body: frames[1]) + "\n")
-                    continue
-                }
-                guard let body = try? JSONValue.parse(frames[1]).objectValue else { continue }
-                state = state.applying(WatchEvent(topic: topic, body: body))
-                changed = true
+                changed = received(topic: String(decoding: frames[0], as: UTF8.self), body: frames[1]) || changed
             }
             while let frames = try asker.receive(wait: false) {
                 guard let last = frames.last, let reply = try? JSONValue.parse(last).objectValue else { continue }
@@ -108,6 +103,21 @@ private final class WatchLoop {
             }
             if changed { draw() }
         }
+    }
+
+    /// One event: printed as a JSON line (`--json`), and folded into the state. True when the table changed.
+    private func received(topic: String, body bytes: [UInt8]) -> Bool {
+        if options.json { WatchTerminal.write(WatchJSONLine.line(topic: topic, body: bytes) + "\n") }
+        guard let body = try? JSONValue.parse(bytes).objectValue else { return false }
+        state = state.applying(WatchEvent(topic: topic, body: body))
+        guard options.json else { return true }
+        if state.needsSnapshot {
+            // Standard output carries the events alone: a gap or a restart is said on standard error.
+            let note = state.notes.last?.replacingOccurrences(of: ": asking for the lanes again", with: "")
+            WatchTerminal.writeError("vivabridge watch: \(note ?? "missed events") (ask lanes and status)\n")
+            state.needsSnapshot = false
+        }
+        return false
     }
 
     /// Sends `lanes` when the state needs a snapshot and none is pending; gives up on an answer after 5 s.
