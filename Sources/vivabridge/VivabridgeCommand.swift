@@ -8,6 +8,7 @@ struct VivabridgeCommand: AsyncParsableCommand {
         abstract: "A ZeroMQ bridge between store checkout software and Viva Terminal apps.",
         subcommands: [
             RunCommand.self,
+            SendCommand.self, WatchCommand.self, DemoCommand.self,
             SimulateCommand.self,
             TranslateCommand.self, DecodeCommand.self,
         ]
