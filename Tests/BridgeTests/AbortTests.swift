@@ -116,7 +116,8 @@ struct AbortCancelTests {
         try harness.event("lane-1.abort.delivered")
         harness.simulator.injectCallback(
             lane: "lane-1",
-            url: "interapp-callback://result?status=success&message=Transaction%20successful.&action=cancel&amount=1000")
+            url: "interapp-callback://result?status=success&message=Transaction%20successful.&action=cancel&amount=1000"
+        )
         let cancel = try harness.reply(to: "cancel-1")
         let abort = try harness.reply(to: "abort-1")
         #expect(cancel.string("outcome") == "success")
