@@ -18,6 +18,13 @@ public final class Context: @unchecked Sendable {
         try check(zmq_ctx_set(raw, ZMQ_MAX_SOCKETS, maxSockets), "set ZMQ_MAX_SOCKETS")
     }
 
+    /// The libzmq handle of a context not yet terminated; `ETERM` after ``terminate()``, for libzmq has
+    /// freed it then.
+    func liveHandle(_ operation: @autoclosure () -> String) throws(ZMQError) -> UnsafeMutableRawPointer {
+        guard !lock.withLock({ terminated }) else { throw ZMQError(code: ETERM, operation: operation()) }
+        return handle
+    }
+
     /// Makes every blocking call on this context's sockets return `ETERM`, without waiting.
     public func shutdown() {
         lock.withLock { if !terminated { _ = zmq_ctx_shutdown(handle) } }

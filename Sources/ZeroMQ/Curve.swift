@@ -13,15 +13,41 @@ public enum Z85 {
     }
 
     /// Decodes Z85 text (a multiple of 5 characters long); nil when it is not valid Z85.
+    ///
+    /// Checked here rather than by libzmq, whose decoder (4.3.4) lets some characters outside the Z85
+    /// alphabet through and does not special-case the empty string.
     public static func decode(_ text: String) -> [UInt8]? {
         let utf8 = Array(text.utf8)
-        guard utf8.count % 5 == 0, utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else { return nil }
-        var out = [UInt8](repeating: 0, count: utf8.count * 4 / 5)
-        let ok = out.withUnsafeMutableBufferPointer { dest in
-            text.withCString { zmq_z85_decode(dest.baseAddress, $0) != nil }
+        guard utf8.count % 5 == 0 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count / 5 * 4)
+        for start in stride(from: 0, to: utf8.count, by: 5) {
+            var value: UInt64 = 0
+            for char in utf8[start..<start + 5] {
+                let digit = digits[Int(char)]
+                guard digit >= 0 else { return nil }
+                value = value * 85 + UInt64(digit)
+            }
+            guard value <= UInt64(UInt32.max) else { return nil }
+            for shift in [24, 16, 8, 0] { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
         }
-        return ok ? out : nil
+        return out
     }
+
+    /// True when `text` is a CURVE key in Z85: 40 characters that decode to 32 bytes.
+    static func isKey(_ text: String) -> Bool {
+        text.utf8.count == 40 && decode(text) != nil
+    }
+
+    private static let alphabet = Array(
+        "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#".utf8)
+
+    /// The value of each byte as a Z85 digit, -1 for bytes outside the alphabet.
+    private static let digits: [Int8] = {
+        var table = [Int8](repeating: -1, count: 256)
+        for (value, char) in alphabet.enumerated() { table[Int(char)] = Int8(value) }
+        return table
+    }()
 }
 
 /// A CURVE key pair, both keys as 40 characters of Z85.
@@ -49,7 +75,11 @@ public struct CurveKeyPair: Sendable, Equatable {
     }
 
     /// Derives the public key that belongs to a Z85 secret key (`zmq_curve_public`).
+    ///
+    /// - Throws: `EINVAL` when `secret` is not 40 characters of Z85 (libzmq itself would decode a longer
+    ///   text past the end of its 32-byte buffer).
     public static func publicKey(forSecretKey secret: String) throws(ZMQError) -> String {
+        guard Z85.isKey(secret) else { throw ZMQError(code: EINVAL, operation: "zmq_curve_public") }
         var publicKey = [CChar](repeating: 0, count: 41)
         try check(zmq_curve_public(&publicKey, secret), "zmq_curve_public")
         return string(publicKey)

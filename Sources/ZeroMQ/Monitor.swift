@@ -93,6 +93,7 @@ extension Socket {
     /// The returned socket belongs to the caller's thread like any other; receive from it and parse
     /// each message with ``MonitorEvent/init(frames:)``.
     public func openMonitor(events: MonitorEvents = .all) throws(ZMQError) -> Socket {
+        let handle = try liveHandle("monitor")
         let endpoint = monitorNames.make()
         try check(zmq_socket_monitor(handle, endpoint, events.rawValue), "monitor \(endpoint)")
         let pair = try Socket(context, .pair)

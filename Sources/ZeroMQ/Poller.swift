@@ -45,8 +45,10 @@ public final class Poller {
     /// Waits until a watched socket is ready or `timeoutMilliseconds` pass (-1: no limit).
     ///
     /// - Returns: how many sockets are ready; 0 after the timeout or when a signal interrupted the wait.
+    /// - Throws: `ENOTSOCK` when a watched socket has been closed.
     @discardableResult
     public func poll(timeoutMilliseconds: Int) throws(ZMQError) -> Int {
+        if sockets.contains(where: \.isClosed) { throw ZMQError(code: ENOTSOCK, operation: "zmq_poll") }
         let count = Int32(items.count)
         let rc = items.withUnsafeMutableBufferPointer { zmq_poll($0.baseAddress, count, timeoutMilliseconds) }
         if rc == -1 {

@@ -4,21 +4,25 @@ import CZeroMQ
 
 extension Socket {
     func setInt32(_ option: Int32, _ value: Int32, _ name: String) throws(ZMQError) {
+        let handle = try liveHandle("set \(name)")
         var value = value
         try check(zmq_setsockopt(handle, option, &value, MemoryLayout<Int32>.size), "set \(name)")
     }
 
     func setInt64(_ option: Int32, _ value: Int64, _ name: String) throws(ZMQError) {
+        let handle = try liveHandle("set \(name)")
         var value = value
         try check(zmq_setsockopt(handle, option, &value, MemoryLayout<Int64>.size), "set \(name)")
     }
 
     func setBytes(_ option: Int32, _ value: [UInt8], _ name: String) throws(ZMQError) {
+        let handle = try liveHandle("set \(name)")
         let rc = value.withUnsafeBytes { zmq_setsockopt(handle, option, $0.baseAddress, $0.count) }
         try check(rc, "set \(name)")
     }
 
     func getInt32(_ option: Int32, _ name: String) throws(ZMQError) -> Int32 {
+        let handle = try liveHandle("get \(name)")
         var value: Int32 = 0
         var size = MemoryLayout<Int32>.size
         try check(zmq_getsockopt(handle, option, &value, &size), "get \(name)")
@@ -26,6 +30,7 @@ extension Socket {
     }
 
     func getInt64(_ option: Int32, _ name: String) throws(ZMQError) -> Int64 {
+        let handle = try liveHandle("get \(name)")
         var value: Int64 = 0
         var size = MemoryLayout<Int64>.size
         try check(zmq_getsockopt(handle, option, &value, &size), "get \(name)")
@@ -33,6 +38,7 @@ extension Socket {
     }
 
     func getBytes(_ option: Int32, capacity: Int, _ name: String) throws(ZMQError) -> [UInt8] {
+        let handle = try liveHandle("get \(name)")
         var buffer = [UInt8](repeating: 0, count: capacity)
         var size = capacity
         let rc = buffer.withUnsafeMutableBytes { zmq_getsockopt(handle, option, $0.baseAddress, &size) }
@@ -154,17 +160,23 @@ extension Socket {
 
     /// This socket's long-term CURVE public key, as 40 characters of Z85.
     public func setCurvePublicKey(_ z85: String) throws(ZMQError) {
-        try setBytes(ZMQ_CURVE_PUBLICKEY, Array(z85.utf8) + [0], "ZMQ_CURVE_PUBLICKEY")
+        try setCurveKey(ZMQ_CURVE_PUBLICKEY, z85, "ZMQ_CURVE_PUBLICKEY")
     }
 
     /// This socket's long-term CURVE secret key, as 40 characters of Z85.
     public func setCurveSecretKey(_ z85: String) throws(ZMQError) {
-        try setBytes(ZMQ_CURVE_SECRETKEY, Array(z85.utf8) + [0], "ZMQ_CURVE_SECRETKEY")
+        try setCurveKey(ZMQ_CURVE_SECRETKEY, z85, "ZMQ_CURVE_SECRETKEY")
     }
 
     /// The server's CURVE public key, for a client socket, as 40 characters of Z85.
     public func setCurveServerKey(_ z85: String) throws(ZMQError) {
-        try setBytes(ZMQ_CURVE_SERVERKEY, Array(z85.utf8) + [0], "ZMQ_CURVE_SERVERKEY")
+        try setCurveKey(ZMQ_CURVE_SERVERKEY, z85, "ZMQ_CURVE_SERVERKEY")
+    }
+
+    /// Sets a CURVE key option from Z85 text, refusing (`EINVAL`) anything but a 40-character Z85 key.
+    private func setCurveKey(_ option: Int32, _ z85: String, _ name: String) throws(ZMQError) {
+        guard Z85.isKey(z85) else { throw ZMQError(code: EINVAL, operation: "set \(name)") }
+        try setBytes(option, Array(z85.utf8) + [0], name)
     }
 
     /// The ZAP domain this socket authenticates in.

@@ -23,7 +23,7 @@ public final class Socket {
 
     /// Creates a socket of `type` in `context`.
     public init(_ context: Context, _ type: SocketType) throws(ZMQError) {
-        guard let raw = zmq_socket(context.handle, type.rawValue) else {
+        guard let raw = zmq_socket(try context.liveHandle("zmq_socket \(type)"), type.rawValue) else {
             throw ZMQError.last("zmq_socket \(type)")
         }
         handle = raw
@@ -34,27 +34,41 @@ public final class Socket {
 
     /// Binds to `endpoint` (`tcp://127.0.0.1:*` picks a free port: read ``lastEndpoint`` after).
     public func bind(_ endpoint: String) throws(ZMQError) {
+        let handle = try liveHandle("bind \(endpoint)")
         try check(zmq_bind(handle, endpoint), "bind \(endpoint)")
     }
 
     /// Connects to `endpoint`; libzmq reconnects by itself when the peer goes away.
     public func connect(_ endpoint: String) throws(ZMQError) {
+        let handle = try liveHandle("connect \(endpoint)")
         try check(zmq_connect(handle, endpoint), "connect \(endpoint)")
     }
 
     /// Stops listening on an endpoint that ``bind(_:)`` opened.
     public func unbind(_ endpoint: String) throws(ZMQError) {
+        let handle = try liveHandle("unbind \(endpoint)")
         try check(zmq_unbind(handle, endpoint), "unbind \(endpoint)")
     }
 
     /// Drops a connection that ``connect(_:)`` opened.
     public func disconnect(_ endpoint: String) throws(ZMQError) {
+        let handle = try liveHandle("disconnect \(endpoint)")
         try check(zmq_disconnect(handle, endpoint), "disconnect \(endpoint)")
     }
 
     /// The endpoint of the last bind or connect, with the real port of a wildcard bind.
     public var lastEndpoint: String {
         get throws(ZMQError) { try getString(ZMQ_LAST_ENDPOINT, "ZMQ_LAST_ENDPOINT") }
+    }
+
+    /// Whether ``close()`` has been called.
+    public var isClosed: Bool { closed }
+
+    /// The libzmq handle of an open socket; `ENOTSOCK` once closed, for libzmq frees a closed socket and
+    /// must never see its handle again.
+    func liveHandle(_ operation: @autoclosure () -> String) throws(ZMQError) -> UnsafeMutableRawPointer {
+        guard !closed else { throw ZMQError(code: ENOTSOCK, operation: operation()) }
+        return handle
     }
 
     /// Closes the socket; later calls fail with `ENOTSOCK`. Closing twice is harmless.
@@ -78,6 +92,7 @@ extension Socket {
     @discardableResult
     public func send(_ frames: [[UInt8]], wait: Bool = true) throws(ZMQError) -> Bool {
         precondition(!frames.isEmpty, "a message has at least one frame")
+        let handle = try liveHandle("send")
         let last = frames.count - 1
         for (index, frame) in frames.enumerated() {
             var flags: Int32 = index < last ? ZMQ_SNDMORE : 0
@@ -121,6 +136,7 @@ extension Socket {
     /// - Returns: the bytes and whether more frames of the same message follow, or nil when nothing
     ///   arrived in time.
     public func receiveFrame(wait: Bool = true) throws(ZMQError) -> (bytes: [UInt8], more: Bool)? {
+        let handle = try liveHandle("receive")
         var message = zmq_msg_t()
         zmq_msg_init(&message)
         defer { zmq_msg_close(&message) }

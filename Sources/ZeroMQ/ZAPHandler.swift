@@ -39,10 +39,14 @@ public final class ZAPHandler: Sendable {
         thread.start()
         ready.wait()
         if let error = startError.get() {
+            _ = state.markStopped()  // so that deinit does not wait a second time for the thread's end
             finished.wait()
             throw error
         }
     }
+
+    /// Stops the handler if ``stop()`` was not called, so that its thread does not keep the context alive.
+    deinit { stop() }
 
     /// The number of requests refused so far.
     public var refusedCount: Int { state.refused() }
@@ -57,15 +61,18 @@ public final class ZAPHandler: Sendable {
         while !state.isStopped() {
             let request: [[UInt8]]?
             do { request = try socket.receive() } catch { return }
-            guard let request, request.count >= 6 else { continue }
-            let mechanism = String(decoding: request[5], as: UTF8.self)
-            let key = request.count > 6 ? request[6] : []
+            guard let request else { continue }
+            // Every request gets a reply, even a malformed one: a REP socket that skipped a reply would
+            // fail every later receive, and the handler would stop answering.
+            let wellFormed = request.count >= 6 && request[0] == Array("1.0".utf8)
+            let mechanism = wellFormed ? String(decoding: request[5], as: UTF8.self) : ""
+            let key = wellFormed && request.count > 6 ? request[6] : []
             let admitted = mechanism == "CURVE" && allowed.contains(key)
             if !admitted { state.countRefusal() }
+            let status = admitted ? "OK" : wellFormed ? "client key not allowed" : "malformed ZAP request"
             let reply: [[UInt8]] = [
-                Array("1.0".utf8), request[1],
-                Array((admitted ? "200" : "400").utf8),
-                Array((admitted ? "OK" : "client key not allowed").utf8),
+                Array("1.0".utf8), request.count > 1 ? request[1] : [],
+                Array((admitted ? "200" : "400").utf8), Array(status.utf8),
                 admitted ? Array((Z85.encode(key) ?? "").utf8) : [], [],
             ]
             do { try socket.send(reply) } catch { return }

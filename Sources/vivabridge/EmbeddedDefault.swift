@@ -30,7 +30,8 @@ enum EmbeddedDefault {
 
             """
         for lane in lanes {
-            yaml += "  - {id: \(lane.id), endpoint: \"tcp://127.0.0.1:\(lane.port)\", platform: \(lane.platform.rawValue)}\n"
+            yaml +=
+                "  - {id: \(lane.id), endpoint: \"tcp://127.0.0.1:\(lane.port)\", platform: \(lane.platform.rawValue)}\n"
         }
         return try BridgeConfiguration.load(yaml: yaml, environment: environment)
     }

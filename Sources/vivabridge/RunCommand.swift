@@ -16,10 +16,13 @@ struct RunCommand: AsyncParsableCommand {
     var config: String?
 
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: Logger.Level = .info
+    var logLevel: String = "info"
 
     func run() async throws {
-        let logger = LogSetup.bootstrap(level: logLevel)
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical")
+        }
+        let logger = LogSetup.bootstrap(level: level)
         let environment = ProcessInfo.processInfo.environment
         let configuration: BridgeConfiguration
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
@@ -47,5 +50,3 @@ struct RunCommand: AsyncParsableCommand {
         try await group.run()
     }
 }
-
-extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -6,6 +6,11 @@ struct VivabridgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vivabridge",
         abstract: "A ZeroMQ bridge between store checkout software and Viva Terminal apps.",
-        subcommands: [RunCommand.self]
+        subcommands: [
+            RunCommand.self,
+            SendCommand.self, WatchCommand.self, DemoCommand.self,
+            SimulateCommand.self,
+            TranslateCommand.self, DecodeCommand.self,
+        ]
     )
 }

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Abort, both dialects (PROTOCOL.md section 6)")
 struct AbortTests {
-    static func lane(_ platform: SimulatorPlatform, card: PhaseDuration = .manual, host: PhaseDuration = .milliseconds(0))
+    static func lane(
+        _ platform: SimulatorPlatform, card: PhaseDuration = .manual, host: PhaseDuration = .milliseconds(0)
+    )
         -> SimulatedLane
     {
         var behaviour = LaneBehaviour()
@@ -28,7 +30,9 @@ struct AbortTests {
         #expect(lanes.object("result")?["lanes"]?.arrayValue?.first?.objectValue?["inFlight"] == .null)
     }
 
-    @Test("after the card is read: no abort answer, the sale completes and the abort is superseded", arguments: SimulatorPlatform.allCases)
+    @Test(
+        "after the card is read: no abort answer, the sale completes and the abort is superseded",
+        arguments: SimulatorPlatform.allCases)
     func abortAfterCard(platform: SimulatorPlatform) throws {
         let harness = try BridgeHarness(lanes: [Self.lane(platform, card: .milliseconds(0), host: .manual)])
         try harness.send(saleJSON(id: "sale-1", lane: "lane-1", amount: 1000))
@@ -75,7 +79,9 @@ struct AbortTests {
         #expect(harness.simulator.waitForPhase(lane: "lane-1", .idle, timeout: .seconds(5)))
         harness.simulator.injectCallback(
             lane: "lane-1",
-            url: "interapp-callback://result?status=success&message=Transaction%20successful.&action=sale&clientTransactionId=sale-1&amount=1000&tipAmount=0&rrn=123456833121&referenceNumber=833121")
+            url:
+                "interapp-callback://result?status=success&message=Transaction%20successful.&action=sale&clientTransactionId=sale-1&amount=1000&tipAmount=0&rrn=123456833121&referenceNumber=833121"
+        )
         let sale = try harness.reply(to: "sale-1")
         let abort = try harness.reply(to: "abort-1")
         #expect(sale.string("outcome") == "success")

@@ -7,8 +7,11 @@ import Testing
 struct BatchTests {
     @Test("open, open again (the old one is replaced), close by command")
     func openReplaceClose() throws {
-        let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
-        let first = try harness.call(#"{"id":"b1","lane":"lane-1","action":"batch","command":"open","batchName":"morning"}"#)
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
+        let first = try harness.call(
+            #"{"id":"b1","lane":"lane-1","action":"batch","command":"open","batchName":"morning"}"#)
         #expect(first.string("outcome") == "success")
         let opened = try harness.event("lane-1.batch.opened")
         #expect(opened.string("batchName") == "morning")

@@ -55,13 +55,25 @@ struct ConfigurationTests {
 
     static let refusals: [(String, String, String)] = [
         ("comand: tcp://127.0.0.1:1\n", "comand", "unknown key"),
-        ("lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:1\", platform: ios}\n  - {id: a, endpoint: \"tcp://127.0.0.1:2\", platform: ios}\n", "lanes[1].id", "duplicate lane id"),
+        (
+            "lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:1\", platform: ios}\n  - {id: a, endpoint: \"tcp://127.0.0.1:2\", platform: ios}\n",
+            "lanes[1].id", "duplicate lane id"
+        ),
         ("lanes:\n  - {id: a, endpoint: \"127.0.0.1:1\", platform: ios}\n", "lanes[0].endpoint", "transport://address"),
-        ("lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:99999\", platform: ios}\n", "lanes[0].endpoint", "1 to 65535"),
-        ("lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:1\", platform: windows}\n", "lanes[0].platform", "ios or android"),
+        (
+            "lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:99999\", platform: ios}\n", "lanes[0].endpoint",
+            "1 to 65535"
+        ),
+        (
+            "lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:1\", platform: windows}\n", "lanes[0].platform",
+            "ios or android"
+        ),
         ("terminal:\n  timeoutMs: {sale: 10}\n", "terminal.timeoutMs.sale", "between 1000 and 600000"),
         ("terminal:\n  timeoutMs: {refund: 5000}\n", "terminal.timeoutMs.refund", "unknown action"),
-        ("lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:1\", platform: ios, merchantKee: x}\n", "lanes[0].merchantKee", "unknown key"),
+        (
+            "lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:1\", platform: ios, merchantKee: x}\n",
+            "lanes[0].merchantKee", "unknown key"
+        ),
         ("events: tcp://127.0.0.1:5555\n", "events", "already uses"),
         ("command: [1, 2]\n", "command", "single value"),
         ("lanes: {}\n", "lanes", "list of lanes"),
@@ -82,7 +94,8 @@ struct ConfigurationTests {
     @Test("an environment override of a lane the file lacks is refused")
     func environmentForMissingLane() {
         #expect(throws: ConfigurationError.self) {
-            try BridgeConfiguration.load(yaml: Self.valid, environment: ["VIVABRIDGE_LANES_5_ENDPOINT": "tcp://127.0.0.1:1"])
+            try BridgeConfiguration.load(
+                yaml: Self.valid, environment: ["VIVABRIDGE_LANES_5_ENDPOINT": "tcp://127.0.0.1:1"])
         }
     }
 }

@@ -7,7 +7,9 @@ import Testing
 struct IdempotencyTests {
     @Test("the same command twice gives the same reply and one URL")
     func replayAfterFinal() throws {
-        let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
         let command = saleJSON(id: "same", lane: "lane-1", amount: 1500)
         let first = try harness.call(command)
         let second = try harness.call(command)
@@ -36,7 +38,9 @@ struct IdempotencyTests {
 
     @Test("the same id with other content is id_conflict, in flight and after")
     func conflict() throws {
-        let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
         _ = try harness.call(saleJSON(id: "c", lane: "lane-1", amount: 100))
         let other = try harness.call(saleJSON(id: "c", lane: "lane-1", amount: 200))
         #expect(other.object("error")?.string("code") == "id_conflict")

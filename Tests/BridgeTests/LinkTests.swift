@@ -7,7 +7,9 @@ import Testing
 struct LinkTests {
     @Test("a lane whose relay is down gives undeliverable; a relay that comes back is used again")
     func relayDownAndBack() throws {
-        let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
         harness.simulator.dropLink(lane: "lane-1")
         try harness.event("lane-1.lane.disconnected")
         let down = try harness.call(saleJSON(id: "down", lane: "lane-1", amount: 100))
@@ -25,7 +27,9 @@ struct LinkTests {
         var behaviour = LaneBehaviour()
         behaviour.fault = .notOpened(reason: "app missing")
         let harness = try BridgeHarness(
-            lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .android, behaviour: behaviour)])
+            lanes: [
+                SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .android, behaviour: behaviour)
+            ])
         let reply = try harness.call(saleJSON(id: "n", lane: "lane-1", amount: 100))
         #expect(reply.string("outcome") == "undeliverable")
         #expect(reply.string("message")?.contains("app missing") == true)

@@ -17,7 +17,9 @@ struct RejectionTests {
 
     @Test("each bad command is rejected with its code", arguments: cases)
     func rejected(command: String, code: String) throws {
-        let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
         try harness.send(command)
         let reply = try harness.nextReply()
         #expect(reply.string("outcome") == "rejected")
@@ -30,11 +32,14 @@ struct RejectionTests {
 
     @Test("a command over the size limit is too_large")
     func tooLarge() throws {
-        let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)]) {
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ]) {
             $0.maxCommandBytes = 1024
         }
         let padding = String(repeating: "x", count: 1100)
-        try harness.send(#"{"id":"big","action":"sale","lane":"lane-1","amount":1,"clientTransactionId":"\#(padding)"}"#)
+        try harness.send(
+            #"{"id":"big","action":"sale","lane":"lane-1","amount":1,"clientTransactionId":"\#(padding)"}"#)
         let reply = try harness.nextReply()
         #expect(reply.object("error")?.string("code") == "too_large")
     }
@@ -43,7 +48,9 @@ struct RejectionTests {
     func laneBusy() throws {
         var behaviour = LaneBehaviour()
         behaviour.cardPresentment = .manual
-        let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)])
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)
+        ])
         try harness.send(saleJSON(id: "first", lane: "lane-1", amount: 100))
         #expect(harness.simulator.waitForPhase(lane: "lane-1", .cardPresentment, timeout: .seconds(5)))
         let busy = try harness.call(saleJSON(id: "second", lane: "lane-1", amount: 100))
@@ -56,21 +63,50 @@ struct RejectionTests {
         #expect(try harness.reply(to: "third").string("outcome") == "success")
     }
 
-    @Test("transactionDetails on an iOS lane is invalid_value and never reaches it")
+    @Test("transactionDetails on an iOS lane is unknown_action and never reaches it")
     func detailsOnIOS() throws {
-        let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
-        let reply = try harness.call(#"{"id":"t","lane":"lane-1","action":"transactionDetails","clientTransactionId":"x"}"#)
-        #expect(reply.object("error")?.string("code") == "invalid_value")
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
+        let reply = try harness.call(
+            #"{"id":"t","lane":"lane-1","action":"transactionDetails","clientTransactionId":"x"}"#)
+        #expect(reply.object("error")?.string("code") == "unknown_action")
+        #expect(reply.object("error")?.string("message")?.contains("android") == true)
         #expect(harness.simulator.openedURLs(lane: "lane-1").isEmpty)
     }
 
     @Test("binary garbage and an empty frame are answered, not fatal")
     func garbage() throws {
-        let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
         try harness.sendRaw([0xff, 0xfe, 0x00, 0x01])
         #expect(try harness.nextReply().object("error")?.string("code") == "invalid_json")
         try harness.sendRaw([])
         #expect(try harness.nextReply().object("error")?.string("code") == "invalid_json")
         #expect(try harness.call(#"{"id":"p","action":"ping"}"#).string("outcome") == "success")
+    }
+}
+
+@Suite("Bounded: aborts per lane")
+struct AbortBoundTests {
+    @Test("at most 8 aborts wait on a lane; the 9th is lane_busy; all complete when the sale does")
+    func abortBound() throws {
+        var behaviour = LaneBehaviour()
+        behaviour.host = .manual
+        let harness = try BridgeHarness(
+            lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)])
+        try harness.send(saleJSON(id: "sale", lane: "lane-1", amount: 100))
+        #expect(harness.simulator.waitForPhase(lane: "lane-1", .host, timeout: .seconds(5)))
+        for index in 1...8 { try harness.send(#"{"id":"abort-\#(index)","lane":"lane-1","action":"abort"}"#) }
+        let ninth = try harness.call(#"{"id":"abort-9","lane":"lane-1","action":"abort"}"#)
+        #expect(ninth.object("error")?.string("code") == "lane_busy")
+        harness.simulator.release(lane: "lane-1")
+        #expect(try harness.reply(to: "sale").string("outcome") == "success")
+        for index in 1...8 {
+            let abort = try harness.reply(to: "abort-\(index)")
+            #expect(abort.string("outcome") == "superseded")
+            #expect(abort.string("ref") == "sale")
+        }
     }
 }

@@ -8,7 +8,9 @@ import Testing
 struct SecretTests {
     @Test("events, replies, journal and logs hold no merchantKey, no ISV_clientSecret, no full card number")
     func noSecrets() throws {
-        let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
         let secret = "TOP-SECRET-ISV-9876"
         let sale = saleJSON(
             id: "isv", lane: "lane-1", amount: 1000,
@@ -18,7 +20,9 @@ struct SecretTests {
         replies.append(try harness.call(#"{"id":"st","action":"status","ref":"isv"}"#))
         harness.simulator.injectCallback(
             lane: "lane-1",
-            url: "interapp-callback://result?status=success&action=sale&clientTransactionId=zzz&accountNumber=4792751234569999&amount=1")
+            url:
+                "interapp-callback://result?status=success&action=sale&clientTransactionId=zzz&accountNumber=4792751234569999&amount=1"
+        )
         try harness.event("lane-1.sale.orphan")
         harness.simulator.injectCallback(lane: "lane-1", url: "junk 4792751234569999 junk")
         try harness.event("lane-1.unknown.orphan")
@@ -32,7 +36,8 @@ struct SecretTests {
             #expect(!everything.contains(forbidden), "\(forbidden) leaked")
         }
         harness.bridge.halt()
-        let journal = try String(contentsOfFile: harness.configuration.journal, encoding: .isoLatin1)
+        let journal =
+            try String(contentsOfFile: harness.configuration.journal, encoding: .isoLatin1)
             + ((try? String(contentsOfFile: harness.configuration.journal + "-wal", encoding: .isoLatin1)) ?? "")
         for forbidden in [secret, harness.configuration.terminal.merchantKey, "4792751234569999"] {
             #expect(!journal.contains(forbidden), "\(forbidden) reached the journal")

@@ -32,7 +32,9 @@ struct ShutdownAndPullTests {
 
     @Test("commands on the PULL socket answer only as events")
     func pullCommands() throws {
-        let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)]) {
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ]) {
             $0.commandPull = "tcp://127.0.0.1:*"
         }
         let push = try Socket(harness.context, .push)

@@ -1,7 +1,8 @@
-import Bridge
 import InterApp
 import TerminalSimulator
 import Testing
+
+@testable import Bridge
 
 @Suite("Deadlines: unknown, never failure; then the late result")
 struct UnknownAndLateTests {
@@ -68,13 +69,47 @@ struct UnknownAndLateTests {
 
     @Test("a callback that matches nothing is published as orphan and kept")
     func orphan() throws {
-        let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
         harness.simulator.injectCallback(
-            lane: "lane-1", url: "interapp-callback://result?status=success&action=sale&clientTransactionId=nobody&amount=5")
+            lane: "lane-1",
+            url: "interapp-callback://result?status=success&action=sale&clientTransactionId=nobody&amount=5")
         let orphan = try harness.event("lane-1.sale.orphan")
         #expect(orphan.object("result")?.string("clientTransactionId") == "nobody")
         harness.simulator.injectCallback(lane: "lane-1", url: "not a callback at all")
         let raw = try harness.event("lane-1.unknown.orphan")
         #expect(raw.string("raw") == "not a callback at all")
+    }
+}
+
+@Suite("A clientTransactionId the app echoes without encoding still correlates")
+struct UnencodedEchoTests {
+    @Test("an id holding & comes back cut at the &: the lane's sale in flight still completes")
+    func cutAtAmpersand() throws {
+        var behaviour = LaneBehaviour()
+        behaviour.cardPresentment = .manual
+        let harness = try BridgeHarness(
+            lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)])
+        try harness.send(
+            saleJSON(id: "amp", lane: "lane-1", amount: 800, extra: #","clientTransactionId":"order 7&8""#))
+        #expect(harness.simulator.waitForPhase(lane: "lane-1", .cardPresentment, timeout: .seconds(5)))
+        harness.simulator.injectCallback(
+            lane: "lane-1",
+            url:
+                "interapp-callback://result?status=success&message=Transaction%20successful.&action=sale&clientTransactionId=order 7&8&amount=800"
+        )
+        let reply = try harness.reply(to: "amp")
+        #expect(reply.string("outcome") == "success")
+        #expect(reply.object("result")?.int("amount") == 800)
+    }
+
+    @Test("ids of unreserved characters only ever match exactly")
+    func exactForPlainIds() {
+        #expect(!Correlator.echoedWithoutEncoding(received: "pos-1", sent: "pos-10"))
+        #expect(!Correlator.echoedWithoutEncoding(received: "", sent: "a&b"))
+        #expect(Correlator.echoedWithoutEncoding(received: "a", sent: "a&b"))
+        #expect(Correlator.echoedWithoutEncoding(received: "a%26b", sent: "a&b"))
+        #expect(!Correlator.echoedWithoutEncoding(received: "b", sent: "a&b"))
     }
 }

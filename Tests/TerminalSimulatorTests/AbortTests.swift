@@ -19,7 +19,11 @@ struct AbortTests {
         if platform == .ios {
             #expect(callback == "interapp-callback://result?action=abort&status=success&message=aborted")
         } else {
-            #expect(callback == "mycallbackscheme://result?status=fail&message=(-57) ABORTED&action=ABORT&amount=1200&tipAmount=100")
+            #expect(
+                callback
+                    == "mycallbackscheme://result?status=fail&message=(-57) ABORTED&action=ABORT"
+                    + "&amount=1200&tipAmount=100"
+            )
         }
         #expect(fixture.simulator.phase(lane: "lane") == .idle)
         #expect(fixture.simulator.history(lane: "lane").map(\.outcome) == [.aborted])
@@ -31,9 +35,11 @@ struct AbortTests {
 
     @Test("with saleCallbackAfterAbort the sale's failure follows the abort", arguments: SimulatorPlatform.allCases)
     func saleCallbackAfterAbort(platform: SimulatorPlatform) throws {
-        let fixture = try Fixture(platform, behaviour: LaneBehaviour(cardPresentment: .manual, saleCallbackAfterAbort: true))
+        let fixture = try Fixture(
+            platform, behaviour: LaneBehaviour(cardPresentment: .manual, saleCallbackAfterAbort: true))
         let probe = fixture.probe()
-        try probe.expectOpened(try probe.open(Requests.sale(amount: 1200, clientTransactionId: "pos-77", platform: platform)))
+        try probe.expectOpened(
+            try probe.open(Requests.sale(amount: 1200, clientTransactionId: "pos-77", platform: platform)))
         #expect(fixture.simulator.waitForPhase(lane: "lane", .cardPresentment, timeout: .wait))
         let abort = CallbackFields(try probe.request(Self.abortURL(platform)))
         #expect(abort["message"] == (platform == .ios ? "aborted" : "(-57) ABORTED"))
@@ -48,7 +54,8 @@ struct AbortTests {
     func afterCardRead(platform: SimulatorPlatform) throws {
         let fixture = try Fixture(platform, behaviour: LaneBehaviour(host: .manual))
         let probe = fixture.probe()
-        try probe.expectOpened(try probe.open(Requests.sale(amount: 1200, clientTransactionId: "pos-5", platform: platform)))
+        try probe.expectOpened(
+            try probe.open(Requests.sale(amount: 1200, clientTransactionId: "pos-5", platform: platform)))
         #expect(fixture.simulator.waitForPhase(lane: "lane", .host, timeout: .wait))
         try probe.expectOpened(try probe.open(Self.abortURL(platform)))
         #expect(fixture.simulator.waitForURLs(lane: "lane", count: 2, timeout: .wait))

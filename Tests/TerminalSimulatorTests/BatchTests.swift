@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Batches: open, replace, close by name, by id, the active one, 48-hour expiry")
 struct BatchTests {
-    static func batch(_ command: String, name: String? = nil, id: String? = nil, _ platform: SimulatorPlatform) -> String {
+    static func batch(_ command: String, name: String? = nil, id: String? = nil, _ platform: SimulatorPlatform)
+        -> String
+    {
         var parameters = [("command", command)]
         if let name { parameters.append(("batchName", name)) }
         if let id { parameters.append(("batchId", id)) }
@@ -96,6 +98,7 @@ struct BatchTests {
         #expect(fixture.simulator.openBatch(lane: "lane")?.name == "weekend")
         fixture.clock.advance(by: 1)
         #expect(fixture.simulator.openBatch(lane: "lane") == nil)
+        #expect(fixture.simulator.batches(lane: "lane").last?.closeReason == .expired)
         let close = CallbackFields(try probe.request(Self.batch("close", platform)))
         #expect(close["status"] == (platform == .ios ? "failed" : "fail"))
         let batch = try #require(fixture.simulator.batches(lane: "lane").last)

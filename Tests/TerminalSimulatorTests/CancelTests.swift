@@ -42,7 +42,8 @@ struct CancelTests {
     func unknownReference(platform: SimulatorPlatform) throws {
         let fixture = try Fixture(platform)
         let fields = CallbackFields(
-            try fixture.probe().request(Requests.url(action: "cancel", [("referenceNumber", "999999"), ("amount", "100")], platform: platform)))
+            try fixture.probe().request(
+                Requests.url(action: "cancel", [("referenceNumber", "999999"), ("amount", "100")], platform: platform)))
         #expect(fields["status"] == (platform == .ios ? "failed" : "fail"))
         #expect(fields["message"] == (platform == .ios ? "Transaction not found." : "(-23) REFUND_SERVER_ERROR"))
         #expect(fields["action"] == "cancel")
@@ -55,7 +56,8 @@ struct CancelTests {
         let probe = fixture.probe()
         let sale = CallbackFields(try probe.request(Requests.sale(amount: 1200, platform: .ios)))
         let orderCode = try #require(sale["orderCode"])
-        let fields = CallbackFields(try probe.request(Requests.url(action: "cancel", [("orderCode", orderCode)], platform: .ios)))
+        let fields = CallbackFields(
+            try probe.request(Requests.url(action: "cancel", [("orderCode", orderCode)], platform: .ios)))
         #expect(fields["message"] == "Transaction not found.")
     }
 
@@ -66,10 +68,12 @@ struct CancelTests {
         let sale = CallbackFields(try probe.request(Requests.sale(amount: 1200, platform: .android)))
         let orderCode = try #require(sale["orderCode"])
         let over = CallbackFields(
-            try probe.request(Requests.url(action: "cancel", [("orderCode", orderCode), ("amount", "1201")], platform: .android)))
+            try probe.request(
+                Requests.url(action: "cancel", [("orderCode", orderCode), ("amount", "1201")], platform: .android)))
         #expect(over["message"] == "(-999) UNEXPECTED - Amount exceeds the original transaction.")
         let partial = CallbackFields(
-            try probe.request(Requests.url(action: "cancel", [("orderCode", orderCode), ("amount", "500")], platform: .android)))
+            try probe.request(
+                Requests.url(action: "cancel", [("orderCode", orderCode), ("amount", "500")], platform: .android)))
         #expect(partial["status"] == "success")
         #expect(partial.trimmed("amount") == "500")
     }
@@ -100,9 +104,11 @@ struct CancelTests {
     func abortDuringCancel() throws {
         let fixture = try Fixture(.android)
         let probe = fixture.probe()
-        let reference = try #require(CallbackFields(try probe.request(Requests.sale(amount: 1200, platform: .android)))["referenceNumber"])
+        let reference = try #require(
+            CallbackFields(try probe.request(Requests.sale(amount: 1200, platform: .android)))["referenceNumber"])
         fixture.simulator.setBehaviour(LaneBehaviour(host: .manual), lane: "lane")
-        try probe.expectOpened(try probe.open(Requests.url(action: "cancel", [("referenceNumber", reference)], platform: .android)))
+        try probe.expectOpened(
+            try probe.open(Requests.url(action: "cancel", [("referenceNumber", reference)], platform: .android)))
         #expect(fixture.simulator.waitForPhase(lane: "lane", .host, timeout: .wait))
         try probe.expectOpened(try probe.open(Requests.url(action: "abort", platform: .android)))
         #expect(fixture.simulator.waitForURLs(lane: "lane", count: 3, timeout: .wait))

@@ -10,10 +10,12 @@ struct DeterminismTests {
         let probe = fixture.probe()
         var callbacks: [String] = []
         for (index, amount) in [1200, 1051, 253, 4400, 152].enumerated() {
-            callbacks.append(try probe.request(Requests.sale(amount: amount, clientTransactionId: "c\(index)", platform: platform)))
+            callbacks.append(
+                try probe.request(Requests.sale(amount: amount, clientTransactionId: "c\(index)", platform: platform)))
         }
         let reference = try #require(CallbackFields(callbacks[0])["referenceNumber"])
-        callbacks.append(try probe.request(Requests.url(action: "cancel", [("referenceNumber", reference)], platform: platform)))
+        callbacks.append(
+            try probe.request(Requests.url(action: "cancel", [("referenceNumber", reference)], platform: platform)))
         callbacks.append(try probe.request(Requests.url(action: "batch", [("command", "open")], platform: platform)))
         return callbacks
     }
@@ -32,7 +34,8 @@ struct DeterminismTests {
     func lanesIndependent() throws {
         let alone = try Fixture(lanes: [SimulatedLane(id: "b", platform: .ios)], seed: 5)
         let aloneCallback = try alone.probe("b").request(Requests.sale(amount: 100, platform: .ios))
-        let together = try Fixture(lanes: [SimulatedLane(id: "a", platform: .ios), SimulatedLane(id: "b", platform: .ios)], seed: 5)
+        let together = try Fixture(
+            lanes: [SimulatedLane(id: "a", platform: .ios), SimulatedLane(id: "b", platform: .ios)], seed: 5)
         _ = try together.probe("a").request(Requests.sale(amount: 100, platform: .ios))
         #expect(try together.probe("b").request(Requests.sale(amount: 100, platform: .ios)) == aloneCallback)
     }

@@ -12,7 +12,8 @@ struct EncodingTests {
         let sale = try probe.request(Requests.sale(amount: 1200, clientTransactionId: "a+b c&d=é", platform: platform))
         let reference = try #require(CallbackFields(sale)["referenceNumber"])
         let declined = try probe.request(Requests.sale(amount: 1051, platform: platform))
-        let cancel = try probe.request(Requests.url(action: "cancel", [("referenceNumber", reference)], platform: platform))
+        let cancel = try probe.request(
+            Requests.url(action: "cancel", [("referenceNumber", reference)], platform: platform))
         let abort = try probe.request(Requests.url(action: "abort", platform: platform))
         for url in [sale, declined, cancel, abort] {
             #expect(!url.contains(" "), "\(url)")
@@ -36,7 +37,10 @@ struct EncodingTests {
         #expect(sale.contains("+02:00"))
         #expect(sale.contains("******"))
         // Echoed values still come back whole: `&` and `=` escaped, `+` raw, spaces per dialect.
-        #expect(sale.contains(platform == .ios ? "clientTransactionId=a+b%20c%26d%3D%C3%A9&" : "clientTransactionId=a+b c%26d%3D%C3%A9&"))
+        #expect(
+            sale.contains(
+                platform == .ios
+                    ? "clientTransactionId=a+b%20c%26d%3D%C3%A9&" : "clientTransactionId=a+b c%26d%3D%C3%A9&"))
         #expect(CallbackFields(sale)["clientTransactionId"] == "a+b c&d=é")
         let declined = try probe.request(Requests.sale(amount: 1051, platform: platform))
         #expect(declined.contains("& accountNumber="))

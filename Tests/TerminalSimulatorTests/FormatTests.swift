@@ -5,14 +5,17 @@ import Testing
 
 @Suite("Formats: dates, generated numbers, callback encoding")
 struct FormatTests {
-    @Test("dates carry seven fraction digits and the offset", arguments: [
-        (1_568_369_659.870_345_2, 180, "2019-09-13T13:14:19.8703452+03:00"),
-        (0, 0, "1970-01-01T00:00:00.0000000+00:00"),
-        (951_782_400.5, -330, "2000-02-28T18:30:00.5000000-05:30"),
-        (4_107_542_399.5, 120, "2100-03-01T01:59:59.5000000+02:00"),
-    ] as [(Double, Int, String)])
+    @Test(
+        "dates carry seven fraction digits and the offset",
+        arguments: [
+            (1_568_369_659.870_345_2, 180, "2019-09-13T13:14:19.8703452+03:00"),
+            (0, 0, "1970-01-01T00:00:00.0000000+00:00"),
+            (951_782_400.5, -330, "2000-02-28T18:30:00.5000000-05:30"),
+            (4_107_542_399.5, 120, "2100-03-01T01:59:59.5000000+02:00"),
+        ] as [(Double, Int, String)])
     func dates(seconds: Double, offset: Int, expected: String) {
-        #expect(TransactionDateFormat(offsetMinutes: offset).string(from: Date(timeIntervalSince1970: seconds)) == expected)
+        #expect(
+            TransactionDateFormat(offsetMinutes: offset).string(from: Date(timeIntervalSince1970: seconds)) == expected)
     }
 
     @Test("dates agree with Foundation's formatter")
@@ -74,9 +77,13 @@ struct FormatTests {
             url.add("cardType", "VISA")
             url.add("accountNumber", "479275******9999", quirk: .spaceBeforeName)
             url.add("tid", "16016684", quirk: .spaceBeforeValue)
-            #expect(url.url == (encoding == .realistic
-                ? "x://result?amount=1200 &cardType=VISA& accountNumber=479275******9999&tid= 16016684"
-                : "x://result?amount=1200&cardType=VISA&accountNumber=479275%2A%2A%2A%2A%2A%2A9999&tid=16016684"))
+            #expect(
+                url.url
+                    == (encoding == .realistic
+                        ? "x://result?amount=1200 &cardType=VISA& accountNumber=479275******9999&tid= 16016684"
+                        : "x://result?amount=1200&cardType=VISA&accountNumber=479275%2A%2A%2A%2A%2A%2A9999"
+                            + "&tid=16016684")
+            )
         }
     }
 
@@ -93,7 +100,9 @@ struct FormatTests {
     @Test("the timer queue pops in deadline order, ties in scheduling order")
     func timerQueue() {
         var queue = TimerQueue<Int>()
-        for (event, deadline) in [(1, 50), (2, 10), (3, 50), (4, 30), (5, 10)] { queue.schedule(event, at: UInt64(deadline)) }
+        for (event, deadline) in [(1, 50), (2, 10), (3, 50), (4, 30), (5, 10)] {
+            queue.schedule(event, at: UInt64(deadline))
+        }
         #expect(queue.pollTimeout(now: 0) == 1)
         #expect(queue.popDue(now: 5) == nil)
         var order: [Int] = []

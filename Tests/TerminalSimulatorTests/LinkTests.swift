@@ -103,4 +103,33 @@ struct LinkTests {
         let second = Simulator(lanes: [SimulatedLane(id: "a", endpoint: endpoint, platform: .ios)])
         #expect(throws: SimulatorError.self) { try second.start() }
     }
+
+    @Test("a behaviour set before start applies")
+    func behaviourBeforeStart() throws {
+        let context = try Context()
+        let simulator = Simulator(lanes: [SimulatedLane(id: "lane", platform: .ios)], context: context)
+        simulator.setBehaviour(LaneBehaviour(fault: .notOpened(reason: "before start")), lane: "lane")
+        let endpoint = try #require(try simulator.start()["lane"])
+        let probe = try BridgeProbe(context: context, endpoint: endpoint, lane: "lane")
+        try probe.hello()
+        let reference = try probe.open(Requests.sale(amount: 100, platform: .ios))
+        #expect(try probe.next() == ["not_opened", reference, "before start"])
+        simulator.stop()
+    }
+
+    @Test("unknown lanes and timeouts answer without blocking for ever")
+    func unknownLane() throws {
+        let fixture = try Fixture(.ios)
+        let simulator = fixture.simulator
+        #expect(simulator.endpoint(of: "nope") == nil)
+        #expect(simulator.openedURLs(lane: "nope").isEmpty)
+        #expect(simulator.history(lane: "nope").isEmpty)
+        #expect(simulator.openBatch(lane: "nope") == nil)
+        #expect(!simulator.release(lane: "nope"))
+        #expect(!simulator.waitForHello(lane: "nope", timeout: .milliseconds(10)))
+        #expect(!simulator.waitForURLs(lane: "lane", count: 1, timeout: .milliseconds(20)))
+        simulator.injectCallback(lane: "nope", url: "x://")
+        simulator.dropLink(lane: "nope")
+        #expect(!simulator.restoreLink(lane: "nope"))
+    }
 }

@@ -6,7 +6,8 @@ import Testing
 @Suite("Request parsing agrees with URLComponents")
 struct RequestParsingTests {
     static let valid = [
-        "vivapayclient://pay/v1?merchantKey=SG23323424EXS3&appId=com.example.pos&action=sale&amount=1200&tipAmount=200&callback=interapp-callback",
+        "vivapayclient://pay/v1?merchantKey=SG23323424EXS3&appId=com.example.pos&action=sale&amount=1200"
+            + "&tipAmount=200&callback=interapp-callback",
         "vivapayclient://pay/v1?callback=mycallbackscheme%3A%2F%2Fresult&clientTransactionId=a%2Bb%20c%26d%3De",
         "vivapayclient://pay/v1?clientTransactionId=a+b&x=%C3%A9%F0%9F%98%80&empty=&flag&&a=b=c",
         "VivaPayClient://PAY/v1?action=abort#fragment&ignored=1",
@@ -29,12 +30,14 @@ struct RequestParsingTests {
         #expect(parsed.parameters == expected)
         #expect(parsed.scheme == components.scheme)
         #expect(parsed.path == components.percentEncodedPath)
-        #expect(parsed.host == (components.percentEncodedHost.map { host in
-            var authority = host
-            if let user = components.percentEncodedUser { authority = user + "@" + authority }
-            if let port = components.port { authority += ":\(port)" }
-            return authority
-        } ?? ""))
+        #expect(
+            parsed.host
+                == (components.percentEncodedHost.map { host in
+                    var authority = host
+                    if let user = components.percentEncodedUser { authority = user + "@" + authority }
+                    if let port = components.port { authority += ":\(port)" }
+                    return authority
+                } ?? ""))
     }
 
     @Test("the first value wins; a plus is a plus")
@@ -45,20 +48,24 @@ struct RequestParsingTests {
         #expect(parsed.isVivaPayRequest)
     }
 
-    @Test("strings iOS would not make a URL of are refused", arguments: [
-        "vivapayclient://pay/v1?amount=12 00",
-        "vivapayclient://pay/v1?amount=%2",
-        "vivapayclient://pay/v1?amount=%G1",
-        "vivapayclient://pay/v1?name=\u{e9}",
-        "vivapayclient://pay/v1?a=<b>",
-        "vivapayclient://pay/v1?a=1#b#c",
-        "://pay/v1",
-        "1abc://x",
-        "no scheme",
-    ])
+    @Test(
+        "strings iOS would not make a URL of are refused",
+        arguments: [
+            "vivapayclient://pay/v1?amount=12 00",
+            "vivapayclient://pay/v1?amount=%2",
+            "vivapayclient://pay/v1?amount=%G1",
+            "vivapayclient://pay/v1?name=\u{e9}",
+            "vivapayclient://pay/v1?a=<b>",
+            "vivapayclient://pay/v1?a=1#b#c",
+            "://pay/v1",
+            "1abc://x",
+            "no scheme",
+        ])
     func refused(url: String) {
         #expect(throws: RequestParseError.self) { try RequestParsing.parse(url).get() }
-        #expect(URLComponents(string: url)?.scheme == nil || url.contains("#b#") || url.contains(" ") || url.contains("%") || url.contains("\u{e9}") || url.contains("<"))
+        #expect(
+            URLComponents(string: url)?.scheme == nil || url.contains("#b#") || url.contains(" ") || url.contains("%")
+                || url.contains("\u{e9}") || url.contains("<"))
     }
 
     @Test("a decoded value that is not UTF-8 is refused")

@@ -28,7 +28,9 @@ struct SaleTests {
         let orderCode = try #require(fields["orderCode"])
         #expect(orderCode.wholeMatch(of: /[1-9][0-9]{15}/) != nil)
         #expect(fields["shortOrderCode"] == String(orderCode.prefix(10)))
-        #expect(try #require(fields["transactionId"]).wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil)
+        #expect(
+            try #require(fields["transactionId"]).wholeMatch(
+                of: /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil)
         #expect(try #require(fields["accountNumber"]).wholeMatch(of: /[0-9]{6}\*{6}[0-9]{4}/) != nil)
         #expect(fields["cardType"]?.isEmpty == false)
         #expect(fields["verificationMethod"]?.isEmpty == false)
@@ -36,7 +38,9 @@ struct SaleTests {
         #expect(fields["transactionDate"] == "2026-11-21T12:14:19.8703452+02:00")
         // Realistic: a raw `+` in the date, `%20` in iOS messages, raw spaces in Android ones.
         #expect(callback.contains("transactionDate=2026-11-21T12:14:19.8703452+02:00"))
-        #expect(callback.contains(platform == .ios ? "message=Transaction%20successful." : "message=Transaction successful."))
+        #expect(
+            callback.contains(
+                platform == .ios ? "message=Transaction%20successful." : "message=Transaction successful."))
         #expect((fields["aid"] != nil) == (platform == .android))
 
         let record = try #require(fixture.simulator.history(lane: "lane").last)
@@ -51,11 +55,14 @@ struct SaleTests {
     func fieldOrder() throws {
         let fixture = try Fixture(.ios)
         let fields = CallbackFields(try fixture.probe().request(Requests.sale(amount: 1200, tip: 200, platform: .ios)))
-        #expect(fields.names == [
-            "status", "message", "action", "clientTransactionId", "amount", "tipAmount", "verificationMethod", "rrn",
-            "cardType", "accountNumber", "referenceNumber", "authorisationCode", "tid", "orderCode", "shortOrderCode",
-            "transactionDate", "transactionId",
-        ])
+        #expect(
+            fields.names == [
+                "status", "message", "action", "clientTransactionId", "amount", "tipAmount", "verificationMethod",
+                "rrn",
+                "cardType", "accountNumber", "referenceNumber", "authorisationCode", "tid", "orderCode",
+                "shortOrderCode",
+                "transactionDate", "transactionId",
+            ])
     }
 
     @Test("a sale without clientTransactionId or tip", arguments: SimulatorPlatform.allCases)
@@ -92,7 +99,8 @@ struct SaleTests {
         let callback = try fixture.probe().request(Requests.sale(amount: 152, tip: 2, platform: platform))
         let fields = CallbackFields(callback)
         #expect(fields["status"] == (platform == .ios ? "failed" : "fail"))
-        #expect(fields["message"] == (platform == .ios ? "Transaction cancelled by the cardholder." : "(-4) USER_CANCEL"))
+        #expect(
+            fields["message"] == (platform == .ios ? "Transaction cancelled by the cardholder." : "(-4) USER_CANCEL"))
         #expect(fields.names == ["status", "message", "action", "clientTransactionId", "amount", "tipAmount"])
         if platform == .android { #expect(callback.contains("message=(-4) USER_CANCEL&")) }
         #expect(fixture.simulator.history(lane: "lane").last?.outcome == .cardholderCancelled)
@@ -111,18 +119,22 @@ struct SaleTests {
 
     @Test("a script is consumed in order, then the amount decides again")
     func script() throws {
-        let fixture = try Fixture(.android, behaviour: LaneBehaviour(script: [.decline, .hostError, .cardholderCancel, .approve]))
+        let fixture = try Fixture(
+            .android, behaviour: LaneBehaviour(script: [.decline, .hostError, .cardholderCancel, .approve]))
         var messages: [String?] = []
         for _ in 0..<5 {
-            messages.append(CallbackFields(try fixture.probe().request(Requests.sale(amount: 1051, platform: .android)))["message"])
+            messages.append(
+                CallbackFields(try fixture.probe().request(Requests.sale(amount: 1051, platform: .android)))["message"])
         }
-        #expect(messages == [
-            "(-6) TRANSACTION_DECLINED", "(-999) UNEXPECTED", "(-4) USER_CANCEL", "Transaction successful.",
-            "(-6) TRANSACTION_DECLINED",
-        ])
-        #expect(fixture.simulator.history(lane: "lane").map(\.outcome) == [
-            .declined, .hostError, .cardholderCancelled, .approved, .declined,
-        ])
+        #expect(
+            messages == [
+                "(-6) TRANSACTION_DECLINED", "(-999) UNEXPECTED", "(-4) USER_CANCEL", "Transaction successful.",
+                "(-6) TRANSACTION_DECLINED",
+            ])
+        #expect(
+            fixture.simulator.history(lane: "lane").map(\.outcome) == [
+                .declined, .hostError, .cardholderCancelled, .approved, .declined,
+            ])
     }
 
     @Test("installments: the preferred number, or the cardholder's pick", arguments: SimulatorPlatform.allCases)
@@ -130,15 +142,20 @@ struct SaleTests {
         let fixture = try Fixture(platform)
         let preferred = CallbackFields(
             try fixture.probe().request(
-                Requests.sale(amount: 12000, platform: platform, extra: [("withInstallments", "true"), ("preferredInstallments", "10")])))
+                Requests.sale(
+                    amount: 12000, platform: platform,
+                    extra: [("withInstallments", "true"), ("preferredInstallments", "10")])))
         #expect(preferred["installments"] == "10")
         let prompted = CallbackFields(
             try fixture.probe().request(
-                Requests.sale(amount: 12000, platform: platform, extra: [("withInstallments", "true"), ("preferredInstallments", "0")])))
+                Requests.sale(
+                    amount: 12000, platform: platform,
+                    extra: [("withInstallments", "true"), ("preferredInstallments", "0")])))
         let picked = try #require(prompted["installments"].flatMap { Int($0) })
         #expect((2...12).contains(picked))
         let none = CallbackFields(
-            try fixture.probe().request(Requests.sale(amount: 12000, platform: platform, extra: [("withInstallments", "false")])))
+            try fixture.probe().request(
+                Requests.sale(amount: 12000, platform: platform, extra: [("withInstallments", "false")])))
         #expect(none["installments"] == nil)
         #expect(fixture.simulator.history(lane: "lane").map(\.installments) == [10, picked, nil])
     }
@@ -150,7 +167,8 @@ struct SaleTests {
         var orderCodes = Set<String>()
         for index in 0..<20 {
             let fields = CallbackFields(
-                try fixture.probe().request(Requests.sale(amount: 100 + index, clientTransactionId: "c\(index)", platform: .ios)))
+                try fixture.probe().request(
+                    Requests.sale(amount: 100 + index, clientTransactionId: "c\(index)", platform: .ios)))
             references.insert(try #require(fields["referenceNumber"]))
             orderCodes.insert(try #require(fields["orderCode"]))
         }
@@ -162,9 +180,11 @@ struct SaleTests {
     func busy(platform: SimulatorPlatform) throws {
         let fixture = try Fixture(platform, behaviour: LaneBehaviour(cardPresentment: .manual))
         let probe = fixture.probe()
-        try probe.expectOpened(try probe.open(Requests.sale(amount: 1200, clientTransactionId: "first", platform: platform)))
+        try probe.expectOpened(
+            try probe.open(Requests.sale(amount: 1200, clientTransactionId: "first", platform: platform)))
         #expect(fixture.simulator.waitForPhase(lane: "lane", .cardPresentment, timeout: .wait))
-        let busy = CallbackFields(try probe.request(Requests.sale(amount: 900, clientTransactionId: "second", platform: platform)))
+        let busy = CallbackFields(
+            try probe.request(Requests.sale(amount: 900, clientTransactionId: "second", platform: platform)))
         #expect(busy["status"] == (platform == .ios ? "failed" : "fail"))
         #expect(busy["action"] == "sale")
         #expect(busy["message"]?.contains("Another transaction is in progress.") == true)
@@ -177,7 +197,8 @@ struct SaleTests {
 
     @Test("timed phases pass through card presentment and host", arguments: SimulatorPlatform.allCases)
     func timedPhases(platform: SimulatorPlatform) throws {
-        let fixture = try Fixture(platform, behaviour: LaneBehaviour(cardPresentment: .milliseconds(30), host: .milliseconds(30)))
+        let fixture = try Fixture(
+            platform, behaviour: LaneBehaviour(cardPresentment: .milliseconds(30), host: .milliseconds(30)))
         let probe = fixture.probe()
         let start = ContinuousClock.now
         try probe.expectOpened(try probe.open(Requests.sale(amount: 1200, platform: platform)))

@@ -9,8 +9,11 @@ struct TransactionDetailsTests {
     func found() throws {
         let fixture = try Fixture(.android)
         let probe = fixture.probe()
-        let sale = CallbackFields(try probe.request(Requests.sale(amount: 1234, tip: 34, clientTransactionId: "order 42/A", platform: .android)))
-        let callback = try probe.request(Requests.url(action: "transactionDetails", [("clientTransactionId", "order 42/A")], platform: .android))
+        let sale = CallbackFields(
+            try probe.request(
+                Requests.sale(amount: 1234, tip: 34, clientTransactionId: "order 42/A", platform: .android)))
+        let callback = try probe.request(
+            Requests.url(action: "transactionDetails", [("clientTransactionId", "order 42/A")], platform: .android))
         let details = CallbackFields(callback)
         #expect(Array(details.names.prefix(5)) == ["status", "message", "action", "clientTransactionId", "amount"])
         #expect(details["status"] == "success")
@@ -19,7 +22,10 @@ struct TransactionDetailsTests {
         #expect(details["action"] == "transactionDetails")
         #expect(details["clientTransactionId"] == "order 42/A")
         #expect(details["amount"] == "1234")
-        for name in ["tipAmount", "rrn", "referenceNumber", "authorisationCode", "orderCode", "shortOrderCode", "accountNumber", "cardType", "transactionDate", "transactionId", "tid"] {
+        for name in [
+            "tipAmount", "rrn", "referenceNumber", "authorisationCode", "orderCode", "shortOrderCode", "accountNumber",
+            "cardType", "transactionDate", "transactionId", "tid",
+        ] {
             #expect(details[name] == sale[name], "\(name)")
         }
     }
@@ -30,7 +36,9 @@ struct TransactionDetailsTests {
         let probe = fixture.probe()
         _ = try probe.request(Requests.sale(amount: 1051, clientTransactionId: "declined", platform: .android))
         for id in ["nope", "declined"] {
-            let details = CallbackFields(try probe.request(Requests.url(action: "transactionDetails", [("clientTransactionId", id)], platform: .android)))
+            let details = CallbackFields(
+                try probe.request(
+                    Requests.url(action: "transactionDetails", [("clientTransactionId", id)], platform: .android)))
             #expect(details["status"] == "fail")
             #expect(details["message"] == "(-999) UNEXPECTED - Transaction not found.")
             #expect(details["action"] == "transactionDetails")
@@ -42,10 +50,20 @@ struct TransactionDetailsTests {
     func sourceTerminal() throws {
         let fixture = try Fixture(.android)
         let probe = fixture.probe()
-        let tid = try #require(CallbackFields(try probe.request(Requests.sale(amount: 100, clientTransactionId: "t", platform: .android)))["tid"])
-        let other = CallbackFields(try probe.request(Requests.url(action: "transactionDetails", [("clientTransactionId", "t"), ("sourceTerminalId", "1")], platform: .android)))
+        let tid = try #require(
+            CallbackFields(try probe.request(Requests.sale(amount: 100, clientTransactionId: "t", platform: .android)))[
+                "tid"])
+        let other = CallbackFields(
+            try probe.request(
+                Requests.url(
+                    action: "transactionDetails", [("clientTransactionId", "t"), ("sourceTerminalId", "1")],
+                    platform: .android)))
         #expect(other["status"] == "fail")
-        let same = CallbackFields(try probe.request(Requests.url(action: "transactionDetails", [("clientTransactionId", "t"), ("sourceTerminalId", tid)], platform: .android)))
+        let same = CallbackFields(
+            try probe.request(
+                Requests.url(
+                    action: "transactionDetails", [("clientTransactionId", "t"), ("sourceTerminalId", tid)],
+                    platform: .android)))
         #expect(same["status"] == "success")
     }
 
@@ -53,7 +71,8 @@ struct TransactionDetailsTests {
     func lostResult() throws {
         let fixture = try Fixture(.android, behaviour: LaneBehaviour(host: .manual))
         let probe = fixture.probe()
-        try probe.expectOpened(try probe.open(Requests.sale(amount: 1200, clientTransactionId: "lost-1", platform: .android)))
+        try probe.expectOpened(
+            try probe.open(Requests.sale(amount: 1200, clientTransactionId: "lost-1", platform: .android)))
         #expect(fixture.simulator.waitForPhase(lane: "lane", .host, timeout: .wait))
         fixture.simulator.dropLink(lane: "lane")
         #expect(fixture.simulator.release(lane: "lane"))
@@ -61,7 +80,9 @@ struct TransactionDetailsTests {
         fixture.simulator.setBehaviour(LaneBehaviour(), lane: "lane")
         #expect(fixture.simulator.restoreLink(lane: "lane"))
         try probe.hello()
-        let details = CallbackFields(try probe.request(Requests.url(action: "transactionDetails", [("clientTransactionId", "lost-1")], platform: .android)))
+        let details = CallbackFields(
+            try probe.request(
+                Requests.url(action: "transactionDetails", [("clientTransactionId", "lost-1")], platform: .android)))
         #expect(details["status"] == "success")
         #expect(details["referenceNumber"] == fixture.simulator.history(lane: "lane").last?.referenceNumber)
     }

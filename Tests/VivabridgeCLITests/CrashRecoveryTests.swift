@@ -10,31 +10,37 @@ struct CrashRecoveryTests {
     func crashAndRecover() throws {
         var behaviour = LaneBehaviour()
         behaviour.host = .manual
-        let simulator = Simulator(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)])
+        let simulator = Simulator(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)
+        ])
         let endpoints = try simulator.start()
         defer { simulator.stop() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vivabridge-crash-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let configPath = folder.appendingPathComponent("bridge.yaml").path
         try """
-            command: tcp://127.0.0.1:*
-            events: tcp://127.0.0.1:*
-            journal: \(folder.path)/journal.sqlite
-            terminal: {merchantKey: CRASH-KEY}
-            lanes:
-              - {id: lane-1, endpoint: "\(endpoints["lane-1"]!)", platform: ios}
-            """.write(toFile: configPath, atomically: true, encoding: .utf8)
+        command: tcp://127.0.0.1:*
+        events: tcp://127.0.0.1:*
+        journal: \(folder.path)/journal.sqlite
+        terminal: {merchantKey: CRASH-KEY}
+        lanes:
+          - {id: lane-1, endpoint: "\(endpoints["lane-1"]!)", platform: ios}
+        """.write(toFile: configPath, atomically: true, encoding: .utf8)
         let context = try Context()
         defer { context.terminate() }
 
         let first = try ChildProcess(["run", "--config", configPath])
-        let firstCommand = try #require(Self.endpoint(first, "commands (ROUTER):"), "first bridge never listened: \(first.errorOutput)")
+        let firstCommand = try #require(
+            Self.endpoint(first, "commands (ROUTER):"), "first bridge never listened: \(first.errorOutput)")
         let client = try Socket(context, .dealer)
         defer { client.close() }
         try client.setReceiveTimeout(15_000)
         try client.connect(firstCommand)
-        #expect(simulator.waitForHello(lane: "lane-1", count: 1, timeout: .seconds(15)), "the first bridge never said hello")
+        #expect(
+            simulator.waitForHello(lane: "lane-1", count: 1, timeout: .seconds(15)), "the first bridge never said hello"
+        )
         try client.send([saleLine()])
         #expect(simulator.waitForPhase(lane: "lane-1", .host, timeout: .seconds(15)))
         first.signal(SIGKILL)
@@ -59,7 +65,9 @@ struct CrashRecoveryTests {
         defer { asker.close() }
         try asker.setReceiveTimeout(10_000)
         try asker.connect(command)
-        #expect(simulator.waitForHello(lane: "lane-1", count: 2, timeout: .seconds(15)), "the restarted bridge never said hello")
+        #expect(
+            simulator.waitForHello(lane: "lane-1", count: 2, timeout: .seconds(15)),
+            "the restarted bridge never said hello")
         // The subscription reaches the bridge some time after the handshake: probe with a harmless
         // orphan callback until one is published to us.
         try subscriber.setReceiveTimeout(50)
@@ -76,7 +84,8 @@ struct CrashRecoveryTests {
         var resultEvent: JSONObject?
         while resultEvent == nil, let frames = try subscriber.receive() {
             let body = try JSONValue.parse(frames[1]).objectValue
-            if body?["id"]?.stringValue == "crash-sale", String(decoding: frames[0], as: UTF8.self).hasSuffix("result") {
+            if body?["id"]?.stringValue == "crash-sale", String(decoding: frames[0], as: UTF8.self).hasSuffix("result")
+            {
                 resultEvent = body
             }
         }
@@ -96,4 +105,3 @@ struct CrashRecoveryTests {
         return line.components(separatedBy: label).last?.trimmingCharacters(in: .whitespaces)
     }
 }
-

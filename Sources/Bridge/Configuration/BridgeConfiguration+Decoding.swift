@@ -112,7 +112,9 @@ extension BridgeConfiguration {
 
     private static func checkDistinctEndpoints(_ config: BridgeConfiguration) throws(ConfigurationError) {
         var seen: [String: String] = [:]
-        let bound = [("command", config.command), ("events", config.events)] + (config.commandPull.map { [("commandPull", $0)] } ?? [])
+        let bound =
+            [("command", config.command), ("events", config.events)]
+            + (config.commandPull.map { [("commandPull", $0)] } ?? [])
         for (key, endpoint) in bound where !endpoint.hasSuffix(":*") {
             if let other = seen[endpoint] {
                 throw ConfigurationError(key: key, "uses \(endpoint), which \(other) already uses")
@@ -126,8 +128,10 @@ extension BridgeConfiguration {
     ) throws(ConfigurationError) {
         for (key, _) in pairs where !allowed.contains(key) {
             let full = path.isEmpty ? key : "\(path).\(key)"
-            let suggestion = allowed.first { $0.lowercased() == key.lowercased() }.map { " (did you mean \($0)?)" } ?? ""
-            throw ConfigurationError(key: full, "unknown key\(suggestion); known keys: \(allowed.joined(separator: ", "))")
+            let suggestion =
+                allowed.first { $0.lowercased() == key.lowercased() }.map { " (did you mean \($0)?)" } ?? ""
+            throw ConfigurationError(
+                key: full, "unknown key\(suggestion); known keys: \(allowed.joined(separator: ", "))")
         }
     }
 
@@ -148,7 +152,8 @@ extension BridgeConfiguration {
         let text = try scalar(tree, key)
         guard let value = Int(text) else { throw ConfigurationError(key: key, "must be a whole number, not \(text)") }
         guard range.contains(value) else {
-            throw ConfigurationError(key: key, "must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
+            throw ConfigurationError(
+                key: key, "must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
         }
         return value
     }

@@ -20,7 +20,8 @@ extension BridgeConfiguration {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw ConfigurationError(key: "", "cannot read the configuration file \(path): \(error.localizedDescription)")
+            throw ConfigurationError(
+                key: "", "cannot read the configuration file \(path): \(error.localizedDescription)")
         }
         return try load(yaml: text, environment: environment)
     }
@@ -44,7 +45,8 @@ extension BridgeConfiguration {
             let parts = name.dropFirst("VIVABRIDGE_".count).split(separator: "_").map(String.init)
             guard let path = resolve(parts) else { continue }
             guard tree.set(path[...], to: value) else {
-                throw ConfigurationError(key: name, "names \(path.joined(separator: ".")), which the file does not have")
+                throw ConfigurationError(
+                    key: name, "names \(path.joined(separator: ".")), which the file does not have")
             }
         }
     }

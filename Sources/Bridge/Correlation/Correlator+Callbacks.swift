@@ -1,3 +1,4 @@
+import Foundation
 import InterApp
 
 extension Correlator {
@@ -10,7 +11,8 @@ extension Correlator {
             callback = try CallbackParser.parse(bytes)
         } catch {
             let text = Redaction.maskDigitRuns(String(decoding: bytes, as: UTF8.self))
-            orphan(lane: lane, action: "unknown", fields: [("raw", .string(text)), ("problem", .string(error.message))])
+            orphan(
+                lane: lane, action: "unknown", fields: [("raw", .string(text)), ("problem", .string(error.message))])
             return
         }
         switch callback.kind {
@@ -66,8 +68,11 @@ extension Correlator {
                 superseded.ref = grace.sale.id
                 finalize(grace.abort, superseded)
             } else {
-                finalize(grace.sale, FinalOutcome(outcome: .aborted, message: callback.message, result: callback.result))
-                finalize(grace.abort, FinalOutcome(outcome: .success, message: grace.abortMessage, result: grace.abortResult))
+                finalize(
+                    grace.sale, FinalOutcome(outcome: .aborted, message: callback.message, result: callback.result))
+                finalize(
+                    grace.abort, FinalOutcome(outcome: .success, message: grace.abortMessage, result: grace.abortResult)
+                )
             }
             return
         }
@@ -76,7 +81,30 @@ extension Correlator {
             completeLate(stored, lane: lane.id, outcome(of: callback))
             return
         }
+        if let ctid, let current = lane.current, current.action == .sale, current.lookupFor == nil,
+            Self.echoedWithoutEncoding(received: ctid, sent: current.clientTransactionId)
+        {
+            journalCallback(callback, lane: lane.id, matched: current.id, disposition: "matched-unencoded-echo")
+            logger.notice(
+                "sale callback matched by a clientTransactionId the app echoed without encoding",
+                metadata: ["id": "\(current.id)", "lane": "\(lane.id)"])
+            finalize(current, outcome(of: callback))
+            return
+        }
         orphan(callback, lane: lane, action: "sale")
+    }
+
+    /// Whether a callback's `clientTransactionId` is what the app makes of `sent` when it echoes it
+    /// back unencoded: cut at a raw `&` (a prefix), or still percent-encoded. Only ids holding
+    /// characters outside RFC 3986's unreserved set can be mangled so; for the others the match is exact.
+    static func echoedWithoutEncoding(received: String, sent: String?) -> Bool {
+        guard let sent, !received.isEmpty, received != sent else { return false }
+        let unreserved = sent.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
+        }
+        guard !unreserved else { return false }
+        return sent.hasPrefix(received) || received.removingPercentEncoding == sent
     }
 
     private func unknownSale(lane: String, clientTransactionId: String) -> StoredCommand? {
@@ -138,7 +166,8 @@ extension Correlator {
             orphan(callback, lane: lane, action: action.rawValue)
             return
         }
-        journalCallback(callback, lane: lane.id, matched: current.id, disposition: current.lookupFor == nil ? "matched" : "lookup")
+        journalCallback(
+            callback, lane: lane.id, matched: current.id, disposition: current.lookupFor == nil ? "matched" : "lookup")
         if action == .batch && callback.isSuccess { batchChanged(callback, lane: lane) }
         if let saleId = current.lookupFor {
             records[current.id] = nil
@@ -151,12 +180,14 @@ extension Correlator {
 
     private func lookupAnswered(_ callback: Callback, saleId: String, lane: LaneState) {
         guard callback.isSuccess else {
-            logger.info("transactionDetails did not find the unknown sale; it stays unknown", metadata: ["id": "\(saleId)"])
+            logger.info(
+                "transactionDetails did not find the unknown sale; it stays unknown", metadata: ["id": "\(saleId)"])
             return
         }
         let stored = finalizedSinceCommit[saleId] ?? (try? journal.command(id: saleId))
         guard let stored, stored.outcome == Outcome.unknown.rawValue else { return }
-        completeLate(stored, lane: lane.id, FinalOutcome(outcome: .success, message: callback.message, result: callback.result))
+        completeLate(
+            stored, lane: lane.id, FinalOutcome(outcome: .success, message: callback.message, result: callback.result))
     }
 
     private func batchChanged(_ callback: Callback, lane: LaneState) {

@@ -3,6 +3,8 @@ import InterApp
 extension Correlator {
     /// The most senders one in-flight command answers (the first and its idempotent repeats).
     static let maxWaiters = 32
+    /// The most aborts one lane may have waiting for an answer; more are `lane_busy`.
+    static let maxOutstandingAborts = 8
 
     /// Takes one command frame from `target`: validates it, answers queries, and sends terminal
     /// commands on their way (after the journal commit the loop makes).
@@ -36,18 +38,25 @@ extension Correlator {
             reject(rejection(.unknownLane, "lane \(terminal.lane) is not configured; lanes: \(known)"), to: target)
             return
         }
-        if terminal.action == .transactionDetails && lane.platform != .android {
-            reject(
-                rejection(
-                    .invalidValue,
-                    "action: transactionDetails exists only on Android terminals; lane \(lane.id) is \(lane.platform.rawValue)"
-                ), to: target)
+        do {
+            try terminal.check(platform: lane.platform)
+        } catch {
+            var rejection = error
+            rejection.id = command.id
+            reject(rejection, to: target)
             return
         }
         if terminal.action != .abort, let busy = lane.current {
             let what = busy.lookupFor == nil ? "\(busy.action.rawValue) \(busy.id)" : "a transactionDetails look-up"
             reject(
-                rejection(.laneBusy, "lane \(lane.id) is busy with \(what); one transaction at a time (abort is allowed)"),
+                rejection(
+                    .laneBusy, "lane \(lane.id) is busy with \(what); one transaction at a time (abort is allowed)"),
+                to: target)
+            return
+        }
+        if terminal.action == .abort, lane.aborts.count >= Self.maxOutstandingAborts {
+            reject(
+                rejection(.laneBusy, "lane \(lane.id) already has \(lane.aborts.count) aborts waiting for an answer"),
                 to: target)
             return
         }
@@ -65,13 +74,18 @@ extension Correlator {
                         state: .accepted, outcome: nil, reply: nil, deadlineMs: record.deadlineMs, createdMs: now))))
         records[record.id] = record
         guard lane.connected else {
-            finalize(record, .outcome(.undeliverable, "lane \(lane.id) is not connected to its relay; safe to retry under a new id"))
+            finalize(
+                record,
+                .outcome(.undeliverable, "lane \(lane.id) is not connected to its relay; safe to retry under a new id"))
             return
         }
         if terminal.action == .abort { lane.aborts.append(record) } else { lane.current = record }
         publishProgress(record, "accepted")
         let url = RequestURL.build(terminal, lane: lane.configuration.settings)
-        emit(.send(lane: lane.id, frames: [Array("open".utf8), Array(record.id.utf8), Array(url.utf8)], recordId: record.id))
+        emit(
+            .send(
+                lane: lane.id, frames: [Array("open".utf8), Array(record.id.utf8), Array(url.utf8)], recordId: record.id
+            ))
     }
 
     /// Handles a command whose id is already known: joins it in flight, replays its stored reply, or
@@ -124,7 +138,10 @@ extension Correlator {
             if lanes[laneId]?.current === record { lanes[laneId]?.current = nil }
             return
         }
-        finalize(record, .outcome(.undeliverable, "the link to lane \(laneId) could not take the request; safe to retry under a new id"))
+        finalize(
+            record,
+            .outcome(
+                .undeliverable, "the link to lane \(laneId) could not take the request; safe to retry under a new id"))
     }
 
     /// The loop handed a URL to the lane's link.

@@ -30,7 +30,9 @@ extension Correlator {
                 if let platform = hello["platform"]?.stringValue, platform != lane.platform.rawValue {
                     logger.warning(
                         "relay reports another platform than configured; the configured dialect is used",
-                        metadata: ["lane": "\(laneId)", "relay": "\(platform)", "configured": "\(lane.platform.rawValue)"])
+                        metadata: [
+                            "lane": "\(laneId)", "relay": "\(platform)", "configured": "\(lane.platform.rawValue)",
+                        ])
                 }
             }
         case "opened" where frames.count >= 2:
@@ -48,7 +50,8 @@ extension Correlator {
         case "returned":
             publishLaneEvent(laneId, "lane.returned", [("inFlight", lane.current.map { .string($0.id) } ?? .null)])
         default:
-            logger.notice("unexpected frame from relay", metadata: ["lane": "\(laneId)", "kind": "\(Redaction.printable(kind))"])
+            logger.notice(
+                "unexpected frame from relay", metadata: ["lane": "\(laneId)", "kind": "\(Redaction.printable(kind))"])
         }
     }
 
@@ -59,6 +62,8 @@ extension Correlator {
             if lane.current === record { lane.current = nil }
             return
         }
-        finalize(record, .outcome(.undeliverable, "the relay could not open the request: \(reason); safe to retry under a new id"))
+        finalize(
+            record,
+            .outcome(.undeliverable, "the relay could not open the request: \(reason); safe to retry under a new id"))
     }
 }

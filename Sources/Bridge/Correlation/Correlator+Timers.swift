@@ -1,6 +1,9 @@
 import InterApp
 
 extension Correlator {
+    /// The most `unknown` sales one lane keeps waiting for a `transactionDetails` look-up.
+    static let maxPendingLookups = 64
+
     /// Ends what is due: deadlines (`unknown`), grace periods, batch expiry, and starts look-ups of
     /// `unknown` Android sales on idle lanes.
     func tick() {
@@ -54,6 +57,12 @@ extension Correlator {
             .outcome(.unknown, "no callback before the deadline; the terminal may still have completed it"),
             event: "unknown")
         if record.action == .sale, lane.platform == .android, let ctid = record.clientTransactionId {
+            if lane.pendingLookups.count >= Self.maxPendingLookups {
+                let dropped = lane.pendingLookups.removeFirst()
+                logger.notice(
+                    "too many unknown sales waiting for a look-up; the oldest stays unknown",
+                    metadata: ["lane": "\(lane.id)", "id": "\(dropped.saleId)"])
+            }
             lane.pendingLookups.append((record.id, ctid))
         }
     }
@@ -61,7 +70,8 @@ extension Correlator {
     private func startLookup(lane: LaneState) {
         let (saleId, ctid) = lane.pendingLookups.removeFirst()
         let terminal = TerminalCommand(
-            lane: lane.id, action: .transactionDetails, parameters: [Parameter(name: "clientTransactionId", value: ctid)])
+            lane: lane.id, action: .transactionDetails,
+            parameters: [Parameter(name: "clientTransactionId", value: ctid)])
         let timeout = lane.configuration.timeout(for: .transactionDetails)
         let record = CommandRecord(
             id: nextLookupId(for: saleId), lane: lane.id, action: .transactionDetails, clientTransactionId: ctid,
@@ -69,6 +79,9 @@ extension Correlator {
         records[record.id] = record
         lane.current = record
         let url = RequestURL.build(terminal, lane: lane.configuration.settings)
-        emit(.send(lane: lane.id, frames: [Array("open".utf8), Array(record.id.utf8), Array(url.utf8)], recordId: record.id))
+        emit(
+            .send(
+                lane: lane.id, frames: [Array("open".utf8), Array(record.id.utf8), Array(url.utf8)], recordId: record.id
+            ))
     }
 }

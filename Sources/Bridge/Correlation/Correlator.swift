@@ -40,7 +40,8 @@ final class Correlator {
             guard let laneId = stored.lane, let lane = lanes[laneId],
                 let action = TerminalAction(rawValue: stored.action)
             else {
-                logger.warning("journal holds an outstanding command for a lane no longer configured",
+                logger.warning(
+                    "journal holds an outstanding command for a lane no longer configured",
                     metadata: ["id": "\(stored.id)", "lane": "\(stored.lane ?? "-")"])
                 continue
             }
@@ -54,7 +55,8 @@ final class Correlator {
             } else if lane.current == nil {
                 lane.current = record
             } else {
-                logger.warning("two outstanding transactions on one lane in the journal; the later waits for its deadline",
+                logger.warning(
+                    "two outstanding transactions on one lane in the journal; the later waits for its deadline",
                     metadata: ["id": "\(record.id)", "lane": "\(laneId)"])
                 lane.aborts.append(record)
             }

@@ -56,7 +56,8 @@ extension Journal {
         try database.read { db in
             var text = ""
             for row in try Row.fetchAll(db, sql: "SELECT fingerprint, reply, client_transaction_id FROM commands") {
-                text += (row["fingerprint"] as String? ?? "") + (row["reply"] as String? ?? "")
+                text +=
+                    (row["fingerprint"] as String? ?? "") + (row["reply"] as String? ?? "")
                     + (row["client_transaction_id"] as String? ?? "")
             }
             for row in try Row.fetchAll(db, sql: "SELECT fields FROM callbacks") {

@@ -15,7 +15,9 @@ final class Journal {
     init(path: String, sync: JournalSync) throws {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        if !folder.isEmpty {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
@@ -105,7 +107,8 @@ final class Journal {
                 .execute(arguments: [deadline, id])
         case .final(let id, let outcome, let reply, let late, let at):
             try db.cachedStatement(
-                sql: "UPDATE commands SET state = 'final', outcome = ?, reply = ?, late = ?, updated_ms = ? WHERE id = ?"
+                sql:
+                    "UPDATE commands SET state = 'final', outcome = ?, reply = ?, late = ?, updated_ms = ? WHERE id = ?"
             ).execute(arguments: [outcome, reply, late, at, id])
         case .callback(let lane, let at, let fields, let matched, let disposition):
             try db.cachedStatement(

@@ -39,8 +39,13 @@ public final class Bridge: Sendable {
     public func start() throws -> BoundEndpoints {
         let ready = DispatchSemaphore(value: 0)
         let outcome = StartOutcome()
-        let configuration = configuration, clock = clock, logger = logger, context = context
-        let endpoint = control.endpoint, finished = finished, state = state
+        let configuration = configuration
+        let clock = clock
+        let logger = logger
+        let context = context
+        let endpoint = control.endpoint
+        let finished = finished
+        let state = state
         let thread = Thread {
             defer { finished.signal() }
             let loop: BridgeLoop

@@ -182,16 +182,24 @@ final class BridgeLoop {
                 case .send(let lane, let frames, let recordId):
                     let sent = linksByLane[lane]?.send(frames) ?? false
                     if let recordId {
-                        if sent { correlator.sent(recordId: recordId) } else { correlator.sendFailed(lane: lane, recordId: recordId) }
+                        if sent {
+                            correlator.sent(recordId: recordId)
+                        } else {
+                            correlator.sendFailed(lane: lane, recordId: recordId)
+                        }
                     }
                 case .reply(let target, let reply):
                     guard case .router(let envelope) = target else { continue }
                     do {
                         if try !commands.send(envelope + [JSONValue.object(reply).serialized()], wait: false) {
-                            logger.warning("reply dropped: the caller is not reading", metadata: ["id": "\(reply["id"]?.stringValue ?? "-")"])
+                            logger.warning(
+                                "reply dropped: the caller is not reading",
+                                metadata: ["id": "\(reply["id"]?.stringValue ?? "-")"])
                         }
                     } catch {
-                        logger.notice("reply not delivered: the caller is gone", metadata: ["id": "\(reply["id"]?.stringValue ?? "-")"])
+                        logger.notice(
+                            "reply not delivered: the caller is gone",
+                            metadata: ["id": "\(reply["id"]?.stringValue ?? "-")"])
                     }
                 case .publish(let topic, let body):
                     _ = try? events.send(stamper.frames(topic: topic, body: body, nowMs: clock.nowMs()), wait: false)

@@ -31,6 +31,7 @@ enum Redaction {
     /// A short printable form of bytes from outside, for a log line.
     static func printable(_ bytes: [UInt8]) -> String {
         let text = String(decoding: bytes.prefix(64), as: UTF8.self)
-        return maskDigitRuns(String(text.unicodeScalars.map { $0.properties.isWhitespace || $0.value >= 32 ? Character($0) : "?" }))
+        return maskDigitRuns(
+            String(text.unicodeScalars.map { $0.properties.isWhitespace || $0.value >= 32 ? Character($0) : "?" }))
     }
 }

@@ -5,8 +5,9 @@
 /// whitespace (`amount=1200 &cardType=VISA`, `& accountNumber=…`, `tid= 16016684`), then percent-decoded
 /// exactly once (`%2520` is `%20`); an invalid escape stays as written, and `+` is a plus, never a space
 /// (`+03:00` in dates). `#` is data, not a fragment. Rejected, with a message saying why: empty input, bytes
-/// that are not UTF-8, control characters, no scheme, no `?`, no `status`, and `status`, `action`, `message`,
-/// `clientTransactionId`, `amount` or `tipAmount` given twice with different values.
+/// that are not UTF-8, control characters other than tab, CR and LF, no scheme, no `?`, no `status`, and
+/// `status`, `action`, `message`, `clientTransactionId`, `amount` or `tipAmount` given twice with different
+/// values.
 public enum CallbackParser {
     /// Parses a callback URL.
     /// - Throws: ``CallbackParseError`` saying why the text is not a callback.

@@ -26,7 +26,9 @@ struct CallbackReader {
         while start < end && ASCII.isSpace(base[start]) { start += 1 }
         while end > start && ASCII.isSpace(base[end - 1]) { end -= 1 }
         guard start < end else { throw CallbackParseError("it is empty") }
-        if !knownValid, let bad = UTF8Scan.firstInvalidOffset(UnsafeBufferPointer(start: base + start, count: end - start)) {
+        if !knownValid,
+            let bad = UTF8Scan.firstInvalidOffset(UnsafeBufferPointer(start: base + start, count: end - start))
+        {
             throw CallbackParseError("it is not UTF-8 text (invalid byte at offset \(start + bad))")
         }
         let (scheme, afterScheme) = try readScheme(start: start, end: end)
@@ -37,7 +39,8 @@ struct CallbackReader {
         }
         guard index < end else {
             throw CallbackParseError(
-                "no '?' and query after \(scheme)://; a callback looks like interapp-callback://result?status=success&…")
+                "no '?' and query after \(scheme)://; a callback looks like interapp-callback://result?status=success&…"
+            )
         }
         let host = string(afterScheme, index)
         fields.reserveCapacity(20)
@@ -60,9 +63,11 @@ struct CallbackReader {
             message: message)
     }
 
+    /// Rejects binary: control characters other than tab, line feed and carriage return (a message may carry
+    /// a raw line break; losing a payment's result over it would be worse than keeping it).
     private func checkControl(at index: Int) throws(CallbackParseError) {
         let byte = base[index]
-        if byte < 0x20 || byte == 0x7F {
+        if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F {
             throw CallbackParseError("control character \(UTF8Scan.describe(byte)) at offset \(index)")
         }
     }

@@ -18,7 +18,8 @@ enum KnownField: String {
         case (3, UInt8(ascii: "r")): candidate = (.rrn, "rrn")
         case (3, UInt8(ascii: "t")): candidate = (.tid, "tid")
         case (6, UInt8(ascii: "s")): candidate = (.status, "status")
-        case (6, UInt8(ascii: "a")): candidate = bytes[1] == UInt8(ascii: "c") ? (.action, "action") : (.amount, "amount")
+        case (6, UInt8(ascii: "a")):
+            candidate = bytes[1] == UInt8(ascii: "c") ? (.action, "action") : (.amount, "amount")
         case (7, UInt8(ascii: "m")): candidate = (.message, "message")
         case (7, UInt8(ascii: "c")): candidate = (.command, "command")
         case (7, UInt8(ascii: "b")): candidate = (.batchId, "batchId")

@@ -20,7 +20,7 @@ extension DecodingContext {
                 throw reject(.invalidValue, "\(name) is allowed only with \(key): \"\(expected)\"")
             }
         case .prefixRequires(let prefix, let names):
-            guard let trigger = object.keys.first(where: { $0.hasPrefix(prefix) }) else { return }
+            guard let trigger = object.pairs.first(where: { $0.key.hasPrefix(prefix) })?.key else { return }
             let missing = names.filter { !object.contains($0) }
             guard missing.isEmpty else {
                 throw reject(

@@ -17,7 +17,7 @@ extension DecodingContext {
                 }
                 throw reject(.invalidValue, "\(rule); got \(value.typeDescription)")
             }
-            let literal = Quote.short(number.literal, limit: 24)
+            var literal: String { Quote.short(number.literal, limit: 24) }
             guard number.isInteger else {
                 throw reject(.invalidValue, "\(rule), without fraction or exponent; got \(literal)")
             }

@@ -42,8 +42,11 @@ struct DecodingContext {
         }
         guard Self.isValidId(id) else {
             let problem =
-                id.isEmpty ? "it is empty" : id.utf8.count > 128 ? "it is \(id.utf8.count) bytes long"
-                : "it holds a space, a control or a non-ASCII character"
+                id.isEmpty
+                ? "it is empty"
+                : id.utf8.count > 128
+                    ? "it is \(id.utf8.count) bytes long"
+                    : "it holds a space, a control or a non-ASCII character"
             throw reject(.invalidValue, "id must be \(Self.idRule); \(problem)")
         }
         return id
@@ -54,7 +57,8 @@ struct DecodingContext {
             throw reject(.missingField, "action is required: one of \(Self.actionList)")
         }
         guard case .string(let action) = value else {
-            throw reject(.invalidValue, "action must be a string, one of \(Self.actionList); got \(value.typeDescription)")
+            throw reject(
+                .invalidValue, "action must be a string, one of \(Self.actionList); got \(value.typeDescription)")
         }
         return action
     }

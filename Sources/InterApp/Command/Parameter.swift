@@ -31,7 +31,9 @@ extension Parameter: CustomStringConvertible, CustomDebugStringConvertible, Cust
     public var description: String { "\(name)=\(printableValue)" }
 
     /// `Parameter(name: "amount", value: "1200")`, secrets as `***`.
-    public var debugDescription: String { "Parameter(name: \(name.debugDescription), value: \(printableValue.debugDescription))" }
+    public var debugDescription: String {
+        "Parameter(name: \(name.debugDescription), value: \(printableValue.debugDescription))"
+    }
 
     /// The name and the printable value, so that `dump` shows no secret either.
     public var customMirror: Mirror { Mirror(self, children: ["name": name, "value": printableValue]) }

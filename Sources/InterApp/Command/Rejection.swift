@@ -15,7 +15,8 @@ public struct Rejection: Error, Sendable, Equatable {
     public var action: String?
 
     /// Creates a rejection.
-    public init(_ code: RejectionCode, _ message: String, id: String? = nil, lane: String? = nil, action: String? = nil) {
+    public init(_ code: RejectionCode, _ message: String, id: String? = nil, lane: String? = nil, action: String? = nil)
+    {
         self.code = code
         self.message = message
         self.id = id

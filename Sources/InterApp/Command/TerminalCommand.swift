@@ -34,8 +34,8 @@ public struct TerminalCommand: Sendable, Equatable {
             let offered = spec.platforms.map(\.rawValue).sorted().joined(separator: ", ")
             throw Rejection(
                 .unknownAction,
-                "\(action.rawValue) is not offered by the Viva Terminal app on \(platform.rawValue); "
-                    + "lane \(Quote.short(lane)) is \(platform.rawValue), the action needs: \(offered)",
+                "\(action.rawValue) is not offered by the Viva Terminal app on \(platform.rawValue) "
+                    + "(lane \(Quote.short(lane)) is \(platform.rawValue)); it exists on: \(offered)",
                 lane: lane, action: action.rawValue)
         }
     }

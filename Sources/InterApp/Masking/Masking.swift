@@ -115,7 +115,9 @@ public enum Masking {
                     let masked = maskCardNumber(value)
                     out.append(contentsOf: bytes[segmentStart...equals])
                     if masked != value {
-                        out.append(contentsOf: rawValue.contains(UInt8(ascii: "%")) ? PercentEncoding.encode(masked).utf8 : masked.utf8)
+                        out.append(
+                            contentsOf: rawValue.contains(UInt8(ascii: "%"))
+                                ? PercentEncoding.encode(masked).utf8 : masked.utf8)
                         changed = true
                     } else {
                         out.append(contentsOf: rawValue)

@@ -11,26 +11,41 @@ public enum RequestURL {
     /// becomes `%XX`, so no value can add, remove or change a parameter.
     public static func build(_ command: TerminalCommand, lane: LaneSettings) -> String {
         let form = command.action.spec.request(for: lane.platform)
-        var size = 64 + lane.merchantKey.utf8.count + lane.appId.utf8.count + lane.callback.utf8.count
-        for parameter in command.parameters { size += parameter.name.utf8.count + 3 * parameter.value.utf8.count + 2 }
-        var out: [UInt8] = []
-        out.reserveCapacity(size)
-        out.append(contentsOf: base.utf8)
-        out.append(UInt8(ascii: "?"))
-        appendPair("merchantKey", lane.merchantKey, to: &out, first: true)
-        appendPair("appId", lane.appId, to: &out)
-        appendPair("action", form.action, to: &out)
-        for parameter in command.parameters { appendPair(parameter.name, parameter.value, to: &out) }
-        for parameter in form.trailing { appendPair(parameter.name, parameter.value, to: &out) }
-        appendPair("callback", lane.callbackParameter, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        let callback = lane.callbackParameter
+        var pairs: [(String, String)] = []
+        pairs.reserveCapacity(command.parameters.count + form.trailing.count + 4)
+        pairs.append(("merchantKey", lane.merchantKey))
+        pairs.append(("appId", lane.appId))
+        pairs.append(("action", form.action))
+        for parameter in command.parameters { pairs.append((parameter.name, parameter.value)) }
+        for parameter in form.trailing { pairs.append((parameter.name, parameter.value)) }
+        pairs.append(("callback", callback))
+        return join(pairs)
     }
 
-    @inline(__always)
-    private static func appendPair(_ name: String, _ value: String, to out: inout [UInt8], first: Bool = false) {
-        if !first { out.append(UInt8(ascii: "&")) }
-        PercentEncoding.append(name, to: &out)
-        out.append(UInt8(ascii: "="))
-        PercentEncoding.append(value, to: &out)
+    /// `vivapayclient://pay/v1?` and the pairs, each name and value percent-encoded, written straight into the
+    /// string's storage after measuring it.
+    private static func join(_ pairs: [(String, String)]) -> String {
+        let prefix: StaticString = "vivapayclient://pay/v1?"
+        var total = prefix.utf8CodeUnitCount + pairs.count * 2 - 1
+        for (name, value) in pairs {
+            total += PercentEncoding.encodedCount(name) + PercentEncoding.encodedCount(value)
+        }
+        return String(unsafeUninitializedCapacity: total) { buffer in
+            var offset = 0
+            for index in 0..<prefix.utf8CodeUnitCount { buffer[index] = prefix.utf8Start[index] }
+            offset = prefix.utf8CodeUnitCount
+            for (position, (name, value)) in pairs.enumerated() {
+                if position > 0 {
+                    buffer[offset] = UInt8(ascii: "&")
+                    offset += 1
+                }
+                PercentEncoding.write(name, into: buffer, at: &offset)
+                buffer[offset] = UInt8(ascii: "=")
+                offset += 1
+                PercentEncoding.write(value, into: buffer, at: &offset)
+            }
+            return offset
+        }
     }
 }

@@ -23,6 +23,47 @@ enum PercentEncoding {
         }
     }
 
+    /// The length of `text` once percent-encoded.
+    @inline(__always)
+    static func encodedCount(_ text: String) -> Int {
+        if let count = text.utf8.withContiguousStorageIfAvailable({ bytes -> Int in
+            var count = bytes.count
+            for byte in bytes where !isUnreserved(byte) { count += 2 }
+            return count
+        }) {
+            return count
+        }
+        var count = 0
+        for byte in text.utf8 { count += isUnreserved(byte) ? 1 : 3 }
+        return count
+    }
+
+    /// Writes `text` percent-encoded into `buffer` at `offset`, advancing `offset`; the buffer must have room
+    /// for ``encodedCount(_:)`` bytes.
+    @inline(__always)
+    static func write(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: inout Int) {
+        @inline(__always) func put(_ byte: UInt8, _ position: inout Int) {
+            if isUnreserved(byte) {
+                buffer[position] = byte
+                position += 1
+            } else {
+                buffer[position] = UInt8(ascii: "%")
+                buffer[position + 1] = hexDigits[Int(byte >> 4)]
+                buffer[position + 2] = hexDigits[Int(byte & 0x0F)]
+                position += 3
+            }
+        }
+        var position = offset
+        let done: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes { put(byte, &position) }
+            return true
+        }
+        if done == nil {
+            for byte in text.utf8 { put(byte, &position) }
+        }
+        offset = position
+    }
+
     /// `text` percent-encoded.
     static func encode(_ text: String) -> String {
         var out: [UInt8] = []

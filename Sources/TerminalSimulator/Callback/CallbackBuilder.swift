@@ -22,9 +22,21 @@ struct CallbackBuilder {
 
     /// Starts a callback URL on the request's `callback` value.
     init(callback: String, platform: SimulatorPlatform, encoding: CallbackEncoding) {
-        url = callback.contains("://") ? callback : callback + "://result"
+        // Byte scans: `String.contains(String)` goes through Foundation and costs more than the whole URL.
+        let bytes = callback.utf8
+        var hasSchemeSeparator = false
+        var hasQuery = false
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in bytes {
+            if byte == UInt8(ascii: "/") && previous == (UInt8(ascii: ":"), UInt8(ascii: "/")) {
+                hasSchemeSeparator = true
+            }
+            if byte == UInt8(ascii: "?") { hasQuery = true }
+            previous = (previous.1, byte)
+        }
+        url = hasSchemeSeparator ? callback : callback + "://result"
         url.reserveCapacity(url.utf8.count + 480)
-        separator = url.contains("?") ? "&" : "?"
+        separator = hasQuery && hasSchemeSeparator ? "&" : "?"
         self.platform = platform
         self.encoding = encoding
     }

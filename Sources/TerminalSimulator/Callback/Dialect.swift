@@ -28,7 +28,9 @@ struct Dialect: Sendable {
     enum Message: Equatable {
         case approved, declined, cardholderCancelled, hostError, saleAborted
         case aborted, nothingToAbort
-        case busy, invalid(String), unsupportedAction
+        case busy
+        case invalid(String)
+        case unsupportedAction
         case cancelNotFound, alreadyCancelled
         case batchOpened, batchClosed, noOpenBatch, batchNotFound
         case detailsFetched, detailsNotFound

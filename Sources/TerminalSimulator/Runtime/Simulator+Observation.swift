@@ -46,9 +46,12 @@ extension Simulator {
         return (batch.name, batch.id, batch.openedAt)
     }
 
-    /// Lane `lane`'s batches as of its last batch request, oldest first, the open one last.
+    /// Lane `lane`'s batches (the last ten closed, then the open one), oldest first; a batch open for 48 hours
+    /// on the clock shows as closed (`expired`).
     public func batches(lane: String) -> [SimulatedBatch] {
-        observations.read(lane) { $0.batches.all } ?? []
+        guard var book = observations.read(lane, { $0.batches }) else { return [] }
+        book.expire(at: clockNow())
+        return book.all
     }
 
     /// Blocks until lane `lane` received at least `count` URLs in `open` frames; false on timeout.

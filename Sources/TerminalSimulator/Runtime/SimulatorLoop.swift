@@ -191,7 +191,9 @@ final class SimulatorLoop {
             reply(link, to: from, [Frames.hello, helloBody(lane)])
         case Frames.open:
             guard payload.count >= 3 else {
-                if payload.count == 2 { reply(link, to: from, [Frames.notOpened, payload.dropFirst().first!, Frames.noURL]) }
+                if payload.count == 2 {
+                    reply(link, to: from, [Frames.notOpened, payload.dropFirst().first!, Frames.noURL])
+                }
                 logger.debug("malformed open ignored", metadata: ["lane": "\(link.id)"])
                 return
             }

@@ -32,7 +32,9 @@ final class BridgeHarness {
         context = try Context()
         simulator = Simulator(lanes: lanes, seed: 7)
         let endpoints = try simulator.start()
-        let folder = journalFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("vivabridge-test-\(UUID().uuidString)")
+        let folder =
+            journalFolder
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("vivabridge-test-\(UUID().uuidString)")
         self.journalFolder = folder
         var configuration = BridgeConfiguration()
         configuration.command = "tcp://127.0.0.1:*"

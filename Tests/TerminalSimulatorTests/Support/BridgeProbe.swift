@@ -51,7 +51,8 @@ final class BridgeProbe {
     /// The next message, which must be `["callback", url]`; returns the URL.
     func callback(timeout: Int = 3000, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let frames = try #require(try next(timeout: timeout), "no callback", sourceLocation: sourceLocation)
-        try #require(frames.count == 2 && frames[0] == "callback", "not a callback: \(frames)", sourceLocation: sourceLocation)
+        try #require(
+            frames.count == 2 && frames[0] == "callback", "not a callback: \(frames)", sourceLocation: sourceLocation)
         return frames[1]
     }
 

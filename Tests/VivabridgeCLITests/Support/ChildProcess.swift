@@ -8,6 +8,7 @@ final class ChildProcess: @unchecked Sendable {
     private var lines: [String] = []
     private var errorLines: [String] = []
     private var ended = false
+    private var errorEnded = false
 
     /// The `vivabridge` executable built beside the test bundle.
     static var executable: URL {
@@ -62,7 +63,10 @@ final class ChildProcess: @unchecked Sendable {
             }
             condition.lock()
             let rest = String(decoding: buffer, as: UTF8.self)
-            if isError { if !rest.isEmpty { errorLines.append(rest) } } else {
+            if isError {
+                if !rest.isEmpty { errorLines.append(rest) }
+                errorEnded = true
+            } else {
                 if !rest.isEmpty { lines.append(rest) }
                 ended = true
             }
@@ -83,15 +87,15 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    /// Waits for the process to end; returns its exit status.
+    /// Waits for the process to end (and both its outputs to be read); returns its exit status.
     func waitForExit(timeout: TimeInterval = 60) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
-        while !ended {
+        while !ended || !errorEnded {
             if !condition.wait(until: deadline) { break }
         }
         condition.unlock()
-        guard ended else { return nil }
+        guard ended && errorEnded else { return nil }
         process.waitUntilExit()
         return process.terminationStatus
     }

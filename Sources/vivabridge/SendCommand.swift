@@ -1,0 +1,240 @@
+import ArgumentParser
+import Bridge
+import Foundation
+import InterApp
+
+/// `vivabridge send`: one command to the bridge, its reply in words, and an exit status by outcome.
+struct SendCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send one command to the bridge and show its reply.",
+        discussion: """
+            Examples:
+              vivabridge send sale --lane lane-1 --amount 12.00
+              vivabridge send sale --lane lane-3 --amount 1251    (declined: see below)
+              vivabridge send abort --lane lane-1
+              vivabridge send batch --lane lane-2 --command open --batch-name morning
+              vivabridge send cancel --lane lane-1 --reference-number 833121
+              vivabridge send status --ref cli-1717171717171-3fa2
+              vivabridge send lanes
+              vivabridge send sale --lane lane-1 --amount 20.00 \\
+                  --param withInstallments=true --param preferredInstallments=3
+
+            Amounts: with a dot they are euros (12.00, 12.5), an integer is cents (1200).
+            So 12 is 12 cents. The simulated lanes decline amounts ending in 51.
+
+            Exit status, by the reply's outcome:
+              0   success, nothing_to_abort; every answered query (status, lanes, ping)
+              1   failure, aborted, superseded
+              2   rejected: the bridge refused the command (see its error code)
+              3   undeliverable: the terminal is not connected; retry under a new id
+              4   unknown: the deadline passed with no callback; the payment may have
+                  happened: ask `send status --ref ID` later
+              5   no reply within --wait-ms (is the bridge running?)
+              64  usage error: a bad option or amount; nothing was sent
+            """
+    )
+
+    @Argument(help: "What to send: a terminal action or a query of the bridge.")
+    var action: SendAction
+
+    @Option(help: "The lane (terminal actions).")
+    var lane: String?
+
+    @Option(help: "The bridge's command (ROUTER) endpoint.")
+    var endpoint = "tcp://127.0.0.1:5555"
+
+    @Option(help: "The command's id, its idempotency key (default: cli-<milliseconds>-<random>).")
+    var id: String?
+
+    @Option(help: ArgumentHelp(SendAmount.help), transform: SendAmount.cents)
+    var amount: Int?
+
+    @Option(
+        help: ArgumentHelp("The tip (tipAmount), written like --amount.", valueName: "amount"),
+        transform: SendAmount.cents)
+    var tip: Int?
+
+    @Option(help: "The sale's clientTransactionId (default: the command's id), or the one to look up.")
+    var clientTransactionId: String?
+
+    @Option(help: "cancel: the referenceNumber of the transaction to cancel.")
+    var referenceNumber: String?
+
+    @Option(name: .customLong("command"), help: "batch: open or close.")
+    var batchCommand: String?
+
+    @Option(help: "batch: the batch's name.")
+    var batchName: String?
+
+    @Option(help: "batch close: the batch's id (a UUID).")
+    var batchId: String?
+
+    @Option(help: "status: the id of the command to look up.")
+    var ref: String?
+
+    @Option(help: "This command's deadline in milliseconds (1000 to 600000), instead of the bridge's.")
+    var timeoutMs: Int?
+
+    @Option(
+        name: .customLong("param"),
+        help: ArgumentHelp(
+            "Any other Viva parameter, as key=value (repeatable). Integers and true/false are sent typed.",
+            valueName: "key=value"))
+    var params: [String] = []
+
+    @Option(help: "How long to wait for the reply, in milliseconds (default: the command's deadline + 5 s).")
+    var waitMs: Int?
+
+    @Flag(help: "Print the reply's raw JSON instead of the readable account.")
+    var json = false
+
+    func validate() throws {
+        _ = try request(id: "validation")
+        if let waitMs, waitMs < 1 { throw ValidationError("--wait-ms must be at least 1") }
+    }
+
+    func run() throws {
+        let id = id ?? Self.generatedId()
+        let frame = JSONValue.object(try request(id: id)).serialized()
+        let wait = waitMs ?? defaultWaitMs
+        guard let reply = try SendClient.request(frame, id: id, endpoint: endpoint, waitMs: wait) else {
+            WatchTerminal.writeError(
+                "vivabridge: no reply to \(action.rawValue) \(id) from \(endpoint) within \(wait) ms "
+                    + "(is the bridge running? `vivabridge run` starts one)\n")
+            throw ExitCode(SendReport.noReplyExitCode)
+        }
+        if json {
+            WatchTerminal.write(String(decoding: reply.bytes, as: UTF8.self) + "\n")
+        } else {
+            WatchTerminal.write(SendReport.render(reply.object, width: WatchTerminal.width))
+        }
+        let code = SendReport.exitCode(outcome: reply.object["outcome"]?.stringValue)
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// A fresh id: `cli-<unix milliseconds>-<4 hex digits>`.
+    static func generatedId() -> String {
+        let ms = Int64(Date().timeIntervalSince1970 * 1000)
+        return "cli-\(ms)-\(String(format: "%04x", UInt16.random(in: 0...UInt16.max)))"
+    }
+
+    /// How long to wait by default: the command's deadline (its own, or the contract's default for the
+    /// action) plus 5 s; 5 s for queries.
+    var defaultWaitMs: Int {
+        guard let terminal = action.terminalAction else { return 5000 }
+        let fromParam = params.compactMap(Self.split).first { $0.key == "timeoutMs" }.flatMap { Int($0.value) }
+        let own = timeoutMs ?? fromParam
+        return (own ?? TerminalSettings.defaultTimeouts[terminal] ?? 120_000) + 5000
+    }
+}
+
+/// What `send` can ask: the five terminal actions and the three bridge queries.
+enum SendAction: String, CaseIterable, ExpressibleByArgument {
+    case sale, cancel, abort, batch, transactionDetails, status, lanes, ping
+
+    /// The terminal action, or nil for a query.
+    var terminalAction: TerminalAction? { TerminalAction(rawValue: rawValue) }
+}
+
+// MARK: - The command's JSON
+
+extension SendCommand {
+    /// The command object for `id`, built key by key (never by pasting text), in the contract's key order.
+    ///
+    /// - Throws: a `ValidationError` for an option that does not fit the action, or a missing one.
+    func request(id: String) throws -> JSONObject {
+        var command = JSONObject()
+        command["id"] = .string(id)
+        let spec = action.terminalAction?.spec
+        if spec != nil {
+            guard let lane else { throw ValidationError("\(action.rawValue) needs --lane") }
+            command["lane"] = .string(lane)
+        } else if lane != nil {
+            throw ValidationError("--lane does not apply to \(action.rawValue): it is a query of the bridge")
+        }
+        command["action"] = .string(action.rawValue)
+
+        let named: [(option: String, key: String, value: JSONValue?)] = [
+            ("--amount", "amount", amount.map { .number(JSONNumber($0)) }),
+            ("--tip", "tipAmount", tip.map { .number(JSONNumber($0)) }),
+            ("--client-transaction-id", "clientTransactionId", clientTransactionId.map(JSONValue.string)),
+            ("--reference-number", "referenceNumber", referenceNumber.map(JSONValue.string)),
+            ("--command", "command", batchCommand.map(JSONValue.string)),
+            ("--batch-name", "batchName", batchName.map(JSONValue.string)),
+            ("--batch-id", "batchId", batchId.map(JSONValue.string)),
+        ]
+        for (option, key, value) in named {
+            guard let value else { continue }
+            guard spec?.parameter(named: key) != nil else {
+                throw ValidationError("\(option) (\(key)) is not a parameter of \(action.rawValue)")
+            }
+            command[key] = value
+        }
+        if action == .status {
+            guard let ref else { throw ValidationError("status needs --ref, the id of the command to look up") }
+            command["ref"] = .string(ref)
+        } else if ref != nil {
+            throw ValidationError("--ref applies only to status")
+        }
+        if let timeoutMs {
+            guard spec != nil else { throw ValidationError("--timeout-ms applies only to terminal actions") }
+            command["timeoutMs"] = .number(JSONNumber(timeoutMs))
+        }
+        for param in params {
+            guard let (key, text) = Self.split(param) else {
+                throw ValidationError("--param \(param): write it as key=value, such as show_receipt=false")
+            }
+            guard !["id", "lane", "action"].contains(key) else {
+                throw ValidationError("--param \(key)=…: use --\(key == "action" ? "the ACTION argument" : key)")
+            }
+            guard command[key] == nil else { throw ValidationError("\(key) is given twice") }
+            command[key] = try Self.typed(text, kind: spec?.parameter(named: key)?.kind, key: key)
+        }
+        if let spec {
+            for parameter in spec.parameters where parameter.isRequired && command[parameter.name] == nil {
+                throw ValidationError("\(action.rawValue) needs \(Self.option(for: parameter.name))")
+            }
+        }
+        return command
+    }
+
+    /// `key=value` split at its first `=`; nil without one or with an empty key.
+    static func split(_ param: String) -> (key: String, value: String)? {
+        guard let equals = param.firstIndex(of: "="), equals != param.startIndex else { return nil }
+        return (String(param[..<equals]), String(param[param.index(after: equals)...]))
+    }
+
+    /// A `--param` value typed as the action table says (integers and flags), or by its look when the table
+    /// does not know the key: `true`/`false` are booleans, plain integers are integers, the rest strings.
+    static func typed(_ text: String, kind: ParameterSpec.Kind?, key: String) throws -> JSONValue {
+        switch kind {
+        case .integer?:
+            guard let number = JSONNumber(literal: text), number.intValue != nil else {
+                throw ValidationError("--param \(key)=\(text): \(key) is an integer")
+            }
+            return .number(number)
+        case .flag?:
+            guard let flag = Bool(text) else {
+                throw ValidationError("--param \(key)=\(text): \(key) is true or false")
+            }
+            return .bool(flag)
+        case .some:
+            return .string(text)
+        case nil:
+            if let flag = Bool(text) { return .bool(flag) }
+            if let number = JSONNumber(literal: text), number.intValue != nil { return .number(number) }
+            return .string(text)
+        }
+    }
+
+    /// The option that sets `key`, for messages.
+    static func option(for key: String) -> String {
+        switch key {
+        case "amount": "--amount"
+        case "command": "--command open|close"
+        case "clientTransactionId": "--client-transaction-id"
+        default: "--param \(key)=…"
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TerminalSimulator
+
+/// `vivabridge simulate`: simulated Viva Terminal lanes on loopback, until SIGINT or SIGTERM.
+struct SimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Run simulated Viva Terminal lanes (relay and app) for the bridge to talk to.",
+        discussion: """
+            Binds lanes lane-1 … lane-N at tcp://127.0.0.1:P … P+N-1 (ROUTER relays) and prints one line per \
+            lane, "<lane> <endpoint> <platform>", then runs until SIGINT or SIGTERM and exits 0. With \
+            --platform mixed, odd lanes are iOS and even lanes Android. Sale outcomes follow the amount: \
+            …51 declined, …52 cancelled by the cardholder, …53 host error, anything else approved. \
+            See docs/SIMULATOR.md.
+            """
+    )
+
+    enum PlatformChoice: String, ExpressibleByArgument, CaseIterable {
+        case ios, android, mixed
+    }
+
+    enum EncodingChoice: String, ExpressibleByArgument, CaseIterable {
+        case realistic, clean
+    }
+
+    @Option(help: "How many lanes to run.")
+    var lanes: Int = 1
+
+    @Option(name: .customLong("base-port"), help: "The port of lane-1; lane-i gets base-port + i - 1.")
+    var basePort: Int = 6001
+
+    @Option(help: "The app's platform, which decides the callback dialect: ios, android or mixed.")
+    var platform: PlatformChoice = .ios
+
+    @Option(name: .customLong("card-ms"), help: "How long the cardholder takes to present a card, in ms.")
+    var cardMilliseconds: Int = 1500
+
+    @Option(name: .customLong("host-ms"), help: "How long the host takes to answer once the card is read, in ms.")
+    var hostMilliseconds: Int = 700
+
+    @Flag(name: .customLong("zero-delay"), help: "Answer at once (both phases 0 ms), for benchmarks.")
+    var zeroDelay = false
+
+    @Option(help: "The seed of every generated number (same seed, same callbacks).")
+    var seed: UInt64 = 1
+
+    @Option(help: "How callback values are written: realistic (as the apps do) or clean (all percent-encoded).")
+    var encoding: EncodingChoice = .realistic
+
+    @Flag(help: "Log the simulator's activity to standard error.")
+    var verbose = false
+
+    func validate() throws {
+        guard (1...1024).contains(lanes) else { throw ValidationError("--lanes must be between 1 and 1024.") }
+        guard (1...65535).contains(basePort), basePort + lanes - 1 <= 65535 else {
+            throw ValidationError("--base-port must leave room for \(lanes) ports below 65536.")
+        }
+        guard cardMilliseconds >= 0, hostMilliseconds >= 0 else {
+            throw ValidationError("--card-ms and --host-ms must not be negative.")
+        }
+    }
+
+    func run() throws {
+        let simulator = Simulator(lanes: simulatedLanes(), seed: seed, logger: verbose ? stderrLogger() : nil)
+        let endpoints = try simulator.start()
+        // One unbuffered write, so that a script reading a pipe sees every line at once.
+        let lines = simulatedLanes().map { "\($0.id) \(endpoints[$0.id] ?? $0.endpoint) \($0.platform.rawValue)\n" }
+        FileHandle.standardOutput.write(Data(lines.joined().utf8))
+
+        // SIGINT and SIGTERM are ignored as signals and taken as events, whichever thread they hit.
+        let stopped = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stopped.signal() }
+            source.resume()
+            return source
+        }
+        stopped.wait()
+        for source in sources { source.cancel() }
+        simulator.stop()
+    }
+
+    /// The lanes asked for: `lane-i` at base-port + i - 1.
+    func simulatedLanes() -> [SimulatedLane] {
+        let phases: PhaseDuration = .milliseconds(0)
+        let behaviour = LaneBehaviour(
+            cardPresentment: zeroDelay ? phases : .milliseconds(cardMilliseconds),
+            host: zeroDelay ? phases : .milliseconds(hostMilliseconds),
+            encoding: encoding == .clean ? .clean : .realistic)
+        return (1...lanes).map { index in
+            let lanePlatform: SimulatorPlatform =
+                switch platform {
+                case .ios: .ios
+                case .android: .android
+                case .mixed: index % 2 == 1 ? .ios : .android
+                }
+            return SimulatedLane(
+                id: "lane-\(index)", endpoint: "tcp://127.0.0.1:\(basePort + index - 1)", platform: lanePlatform,
+                behaviour: behaviour)
+        }
+    }
+
+    private func stderrLogger() -> Logger {
+        var logger = Logger(label: "vivabridge.simulate", factory: { StreamLogHandler.standardError(label: $0) })
+        logger.logLevel = .debug
+        return logger
+    }
+}

@@ -1,0 +1,165 @@
+import ArgumentParser
+import Foundation
+import InterApp
+import ZeroMQ
+
+/// `vivabridge watch`: a live table of the lanes, from the bridge's events.
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Show the lanes live, from the bridge's events (or print the events as JSON lines).",
+        discussion: """
+            The table has one row per lane: its link (up or down), the command in flight (action and id), how \
+            its last command ended, its open batch and the time of its last event. It starts from a `lanes` \
+            query on the command socket and follows the events; when it finds that it missed events (a gap in \
+            `seq`) or that the bridge restarted (a new `epoch`) it says so and asks `lanes` again. With --lane \
+            only that lane's events arrive, so gaps in `seq` are expected and only a restart is noticed.
+
+            On a terminal the table is redrawn in place; otherwise it is printed again after each change.
+            --json prints every event as one line, {"topic":…,"event":{…}}, for jq and other programs; a gap \
+            or a restart is then said on standard error.
+            Runs until Ctrl-C (SIGINT) or SIGTERM, then exits 0.
+            """
+    )
+
+    @Option(help: "Only this lane (subscribes to the topic prefix LANE.).")
+    var lane: String?
+
+    @Flag(help: "Print one event per line as JSON, {\"topic\":…,\"event\":{…}}, instead of the table.")
+    var json = false
+
+    @Option(help: "The bridge's event (PUB) endpoint.")
+    var events = "tcp://127.0.0.1:5556"
+
+    @Option(name: .customLong("command"), help: "The bridge's command (ROUTER) endpoint, for the lanes query.")
+    var commandEndpoint = "tcp://127.0.0.1:5555"
+
+    func validate() throws {
+        if let lane, lane.isEmpty || lane.contains(".") || lane.contains(" ") {
+            throw ValidationError("--lane \(lane): a lane id has no dot and no space")
+        }
+    }
+
+    func run() throws {
+        let stop = WatchStopSignal()
+        let context = try Context()
+        defer { context.terminate() }
+        let loop = try WatchLoop(context: context, options: self)
+        defer { loop.close() }
+        try loop.run(until: stop)
+    }
+}
+
+/// The socket side of `watch`: a SUB for the events and a DEALER for `lanes`, polled on this thread.
+private final class WatchLoop {
+    let options: WatchCommand
+    let subscriber: Socket
+    let asker: Socket
+    let poller = Poller()
+    var state: WatchState
+    /// The `lanes` query waiting for its answer, and when it was sent.
+    var pending: (id: String, sentAt: ContinuousClock.Instant)?
+    var queries = 0
+    var unreachableNoted = false
+    /// When a `lanes` query could first not be sent (no bridge connected), if it still cannot.
+    var unsentSince: ContinuousClock.Instant?
+    let answerTimeout = Duration.seconds(5)
+
+    init(context: Context, options: WatchCommand) throws {
+        self.options = options
+        state = WatchState(laneFilter: options.lane)
+        // --json asks for no snapshot: its output is the events alone.
+        state.needsSnapshot = !options.json
+        subscriber = try Socket(context, .sub)
+        try subscriber.subscribe(options.lane.map { "\($0)." } ?? "")
+        try subscriber.connect(options.events)
+        asker = try Socket(context, .dealer)
+        try asker.setImmediate(true)
+        try asker.connect(options.commandEndpoint)
+        poller.add(subscriber)
+        poller.add(asker)
+    }
+
+    func close() {
+        subscriber.close()
+        asker.close()
+    }
+
+    func run(until stop: WatchStopSignal) throws {
+        if !options.json { draw() }
+        while !stop.isRaised {
+            var changed = options.json ? false : askForLanesIfNeeded()
+            try poller.poll(timeoutMilliseconds: 200)
+            while let frames = try subscriber.receive(wait: false) {
+                guard frames.count == 2 else { continue }
+                changed = received(topic: String(decoding: frames[0], as: UTF8.self), body: frames[1]) || changed
+            }
+            while let frames = try asker.receive(wait: false) {
+                guard let last = frames.last, let reply = try? JSONValue.parse(last).objectValue else { continue }
+                if reply["id"]?.stringValue == pending?.id { pending = nil }
+                state = state.applying(snapshot: reply)
+                unreachableNoted = false
+                changed = true
+            }
+            if changed { draw() }
+        }
+    }
+
+    /// One event: printed as a JSON line (`--json`), and folded into the state. True when the table changed.
+    private func received(topic: String, body bytes: [UInt8]) -> Bool {
+        if options.json { WatchTerminal.write(WatchJSONLine.line(topic: topic, body: bytes) + "\n") }
+        guard let body = try? JSONValue.parse(bytes).objectValue else { return false }
+        state = state.applying(WatchEvent(topic: topic, body: body))
+        guard options.json else { return true }
+        if state.needsSnapshot {
+            // Standard output carries the events alone: a gap or a restart is said on standard error.
+            let note = state.notes.last?.replacingOccurrences(of: ": asking for the lanes again", with: "")
+            WatchTerminal.writeError("vivabridge watch: \(note ?? "missed events") (ask lanes and status)\n")
+            state.needsSnapshot = false
+        }
+        return false
+    }
+
+    /// Sends `lanes` when the state needs a snapshot and none is pending; gives up on an answer after 5 s.
+    private func askForLanesIfNeeded() -> Bool {
+        var changed = false
+        if let sent = pending, ContinuousClock.now - sent.sentAt > answerTimeout {
+            pending = nil
+            if !unreachableNoted {
+                state = state.noting("no answer to lanes from \(options.commandEndpoint): is the bridge running?")
+                unreachableNoted = true
+                changed = true
+            }
+        }
+        guard state.needsSnapshot, pending == nil else { return changed }
+        queries += 1
+        let id = "watch-\(getpid())-\(queries)"
+        let query: JSONObject = ["id": .string(id), "action": "lanes"]
+        // ZMQ_IMMEDIATE: with no bridge connected this fails at once, and is tried again next turn.
+        if (try? asker.send([JSONValue.object(query).serialized()], wait: false)) == true {
+            pending = (id, ContinuousClock.now)
+            unsentSince = nil
+        } else {
+            let since = unsentSince ?? ContinuousClock.now
+            unsentSince = since
+            if !unreachableNoted, ContinuousClock.now - since > .seconds(2) {
+                state = state.noting("the bridge is not reachable at \(options.commandEndpoint) (yet)")
+                unreachableNoted = true
+                changed = true
+            }
+        }
+        return changed
+    }
+
+    private func draw() {
+        let header =
+            "vivabridge watch: events \(options.events), lanes from \(options.commandEndpoint)"
+            + (options.lane.map { ", lane \($0) only" } ?? "") + " (Ctrl-C to stop)\n"
+        let table = WatchTable.render(state, width: WatchTerminal.width)
+        if WatchTerminal.isTTY {
+            WatchTerminal.write(WatchTerminal.clearScreen + header + table)
+        } else {
+            WatchTerminal.write(header + table + "\n")
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import InterApp
+
+/// One event as `vivabridge watch` receives it: its topic and its JSON body.
+struct WatchEvent: Equatable {
+    var topic: String
+    var body: JSONObject
+}
+
+/// What `vivabridge watch` knows of the lanes, built from a `lanes` snapshot and the events after it.
+///
+/// Pure values: ``applying(_:)`` and ``applying(snapshot:)`` return the next state, so the table is tested
+/// without sockets. When the state finds that it missed events (a `seq` gap, or a new `epoch`: the bridge
+/// restarted) it sets ``needsSnapshot``, and the socket loop asks `lanes` again.
+struct WatchState: Equatable {
+    /// One row of the table.
+    struct Lane: Equatable {
+        var id: String
+        var platform: String?
+        /// nil until the snapshot or a `lane.connected`/`lane.disconnected` event says.
+        var connected: Bool?
+        var inFlight: Command?
+        var lastResult: Result?
+        /// The open batch's name (or id when it has no name).
+        var openBatch: String?
+        /// The `time` of the lane's last event (or its last callback, from the snapshot).
+        var lastEventTime: String?
+
+        init(id: String) { self.id = id }
+    }
+
+    /// A command on a lane.
+    struct Command: Equatable {
+        var action: String
+        var id: String
+    }
+
+    /// How a lane's last command ended.
+    struct Result: Equatable {
+        var action: String
+        var id: String
+        var outcome: String
+        var late = false
+    }
+
+    /// Only this lane's rows and events (`--lane`); nil for every lane.
+    var laneFilter: String?
+    /// The rows, in the bridge's order (the snapshot's), new lanes appended.
+    private(set) var lanes: [Lane] = []
+    /// The bridge's `epoch`, from the last event.
+    private(set) var epoch: Int?
+    /// The `seq` of the last event.
+    private(set) var lastSeq: Int?
+    /// How many events were received.
+    private(set) var eventCount = 0
+    /// What the state noticed (gaps, restarts, snapshots), newest last; at most ``noteLimit``.
+    private(set) var notes: [String] = []
+    /// Whether a `lanes` snapshot should be asked for (at start, after a gap or a restart).
+    var needsSnapshot = true
+
+    static let noteLimit = 5
+
+    init(laneFilter: String? = nil) { self.laneFilter = laneFilter }
+
+    /// The row of lane `id`, if there is one.
+    func lane(_ id: String) -> Lane? { lanes.first { $0.id == id } }
+
+    /// The state with `note` added (oldest notes dropped beyond ``noteLimit``).
+    func noting(_ note: String) -> WatchState {
+        var next = self
+        next.addNote(note)
+        return next
+    }
+
+    private mutating func addNote(_ note: String) {
+        notes.append(note)
+        if notes.count > Self.noteLimit { notes.removeFirst(notes.count - Self.noteLimit) }
+    }
+
+    private mutating func update(_ id: String, _ change: (inout Lane) -> Void) {
+        if let index = lanes.firstIndex(where: { $0.id == id }) {
+            change(&lanes[index])
+        } else {
+            var lane = Lane(id: id)
+            change(&lane)
+            lanes.append(lane)
+        }
+    }
+}
+
+// MARK: - The reducer
+
+extension WatchState {
+    /// The state after `event`.
+    func applying(_ event: WatchEvent) -> WatchState {
+        var next = self
+        next.eventCount += 1
+        next.checkSequence(event.body)
+        let parts = event.topic.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3 else { return next }
+        let laneId = parts[0]
+        let kind = parts[1]
+        let name = parts[2]
+        if let laneFilter, laneId != laneFilter { return next }
+        // `bridge.*` topics carry answers to PULL queries; they belong to no lane.
+        if laneId == "bridge" && next.lane(laneId) == nil { return next }
+        let body = event.body
+        let time = body["time"]?.stringValue
+        let id = body["id"]?.stringValue ?? "?"
+        next.update(laneId) { lane in
+            if let time { lane.lastEventTime = time }
+            switch (kind, name) {
+            case ("lane", "connected"): lane.connected = true
+            case ("lane", "disconnected"): lane.connected = false
+            case ("batch", "opened"):
+                lane.openBatch = body["batchName"]?.stringValue ?? body["batchId"]?.stringValue ?? "(open)"
+            case ("batch", "closed"): lane.openBatch = nil
+            case (_, "accepted"), (_, "forwarded"), (_, "delivered"):
+                // An abort travels beside the transaction it stops; it is not the lane's one in flight.
+                if kind != TerminalAction.abort.rawValue { lane.inFlight = Command(action: kind, id: id) }
+            case (_, "result"), (_, "unknown"), (_, "late_result"):
+                let outcome = body["outcome"]?.stringValue ?? (name == "unknown" ? "unknown" : "?")
+                lane.lastResult = Result(action: kind, id: id, outcome: outcome, late: name == "late_result")
+                if lane.inFlight?.id == id { lane.inFlight = nil }
+            default:
+                break
+            }
+        }
+        switch (kind, name) {
+        case ("lane", "returned"):
+            next.addNote("\(laneId): the store app came back with no callback")
+        case (_, "orphan"):
+            next.addNote("\(laneId): a \(kind) callback matched no command (orphan)")
+        default:
+            break
+        }
+        return next
+    }
+
+    /// Notices a restart (a new `epoch`) or missed events (a `seq` that is not one more than the last).
+    ///
+    /// With a lane filter the subscriber only sees that lane's events, so gaps in `seq` are expected and only
+    /// a restart is noticed.
+    private mutating func checkSequence(_ body: JSONObject) {
+        guard let seq = body["seq"]?.intValue, let epoch = body["epoch"]?.intValue else { return }
+        if let known = self.epoch, known != epoch {
+            addNote("the bridge restarted (epoch \(known) -> \(epoch)): asking for the lanes again")
+            needsSnapshot = true
+        } else if laneFilter == nil, let last = lastSeq, seq != last + 1 {
+            let missed = seq > last ? "missed \(seq - last - 1) event\(seq - last - 1 == 1 ? "" : "s")" : "out of order"
+            addNote("seq jumped from \(last) to \(seq) (\(missed)): asking for the lanes again")
+            needsSnapshot = true
+        }
+        self.epoch = epoch
+        lastSeq = seq
+    }
+
+    /// The state after a reply to `lanes` (the whole reply object): every row as the bridge sees it now.
+    ///
+    /// The last results are kept: the snapshot has none.
+    func applying(snapshot reply: JSONObject) -> WatchState {
+        var next = self
+        guard reply["outcome"]?.stringValue == "success",
+            let list = reply["result"]?["lanes"]?.arrayValue
+        else {
+            let why = reply["error"]?["message"]?.stringValue ?? reply["outcome"]?.stringValue ?? "no lanes"
+            next.addNote("the lanes query failed: \(why)")
+            return next
+        }
+        var seen = 0
+        for entry in list {
+            guard let object = entry.objectValue, let id = object["lane"]?.stringValue else { continue }
+            if let laneFilter, id != laneFilter { continue }
+            seen += 1
+            next.update(id) { lane in
+                lane.platform = object["platform"]?.stringValue ?? lane.platform
+                lane.connected = object["connected"]?.boolValue ?? lane.connected
+                if let current = object["inFlight"]?.objectValue {
+                    lane.inFlight = Command(
+                        action: current["action"]?.stringValue ?? "?", id: current["id"]?.stringValue ?? "?")
+                } else {
+                    lane.inFlight = nil
+                }
+                if let batch = object["openBatch"]?.objectValue {
+                    lane.openBatch = batch["name"]?.stringValue ?? batch["id"]?.stringValue ?? "(open)"
+                } else {
+                    lane.openBatch = nil
+                }
+                if lane.lastEventTime == nil, let at = object["lastCallbackAt"]?.stringValue { lane.lastEventTime = at }
+            }
+        }
+        if let laneFilter, seen == 0 { next.addNote("the bridge has no lane \(laneFilter)") }
+        next.needsSnapshot = false
+        return next
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import InterApp
+import TerminalSimulator
+import Testing
+import ZeroMQ
+
+/// `vivabridge send` as a child process against an in-process bridge: its exit status tells the outcome.
+@Suite("vivabridge send: exit status by outcome")
+struct SendExitCodeTests {
+    @Test("success exits 0 and says so, amount in euros")
+    func success() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane()])
+        let run = try bridge.send(["sale", "--lane", "lane-1", "--amount", "12.00", "--id", "ok-1"])
+        #expect(run.status == 0, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains("sale ok-1 on lane-1: success"))
+        #expect(run.output.contains("12.00 (1200 cents)"))
+        let opened = try #require(bridge.simulator.openedURLs(lane: "lane-1").last)
+        #expect(opened.contains("amount=1200"))
+    }
+
+    @Test("a decline (amount ending in 51) exits 1")
+    func decline() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane("lane-1", .android)])
+        let run = try bridge.send(["sale", "--lane", "lane-1", "--amount", "12.51"])
+        #expect(run.status == 1, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains(": failure"))
+    }
+
+    @Test("an unknown lane is rejected: exit 2, with the bridge's error code")
+    func rejected() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane()])
+        let run = try bridge.send(["sale", "--lane", "lane-9", "--amount", "1200"])
+        #expect(run.status == 2, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains("unknown_lane"))
+    }
+
+    @Test("a lane whose relay is down is undeliverable: exit 3")
+    func undeliverable() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane()])
+        bridge.simulator.dropLink(lane: "lane-1")
+        try #require(try bridge.event("lane-1.lane.disconnected") != nil, "the bridge never saw the link drop")
+        let run = try bridge.send(["sale", "--lane", "lane-1", "--amount", "5.00"])
+        #expect(run.status == 3, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains(": undeliverable"))
+    }
+
+    @Test("a deadline passed with the host still deciding is unknown: exit 4")
+    func unknown() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane(host: .manual)])
+        let run = try bridge.send([
+            "sale", "--lane", "lane-1", "--amount", "7.00", "--timeout-ms", "1000", "--id", "slow",
+        ])
+        #expect(run.status == 4, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains("sale slow on lane-1: unknown"))
+        #expect(bridge.simulator.phase(lane: "lane-1") == .host, "the simulated host should still be deciding")
+        bridge.simulator.release(lane: "lane-1")
+    }
+
+    @Test("an abort with nothing in flight exits 0; a query exits 0")
+    func nothingToAbortAndQueries() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane()])
+        let abort = try bridge.send(["abort", "--lane", "lane-1"])
+        #expect(abort.status == 0, "\(abort.output)\n\(abort.error)")
+        #expect(abort.output.contains("nothing_to_abort"))
+        let lanes = try bridge.send(["lanes"])
+        #expect(lanes.status == 0)
+        #expect(lanes.output.contains("lane-1  ios       up"), "\(lanes.output)")
+    }
+
+    @Test("--json prints the reply exactly as the bridge sent it, one line")
+    func json() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane()])
+        let run = try bridge.send(["ping", "--json", "--id", "p-1"])
+        #expect(run.status == 0)
+        let reply = try #require(try JSONValue.parse(run.output).objectValue, "not one JSON object: \(run.output)")
+        #expect(reply["id"]?.stringValue == "p-1")
+        #expect(reply["outcome"]?.stringValue == "success")
+        #expect(reply["result"]?["version"]?.stringValue != nil)
+        #expect(!run.output.contains("\n"))
+    }
+
+    @Test("no reply within --wait-ms exits 5 and says where it asked")
+    func noReply() throws {
+        // A ROUTER that never answers: the command is taken and nothing comes back.
+        let context = try Context()
+        defer { context.terminate() }
+        let silent = try Socket(context, .router)
+        defer { silent.close() }
+        try silent.bind("tcp://127.0.0.1:*")
+        let endpoint = try silent.lastEndpoint
+        let child = try ChildProcess(["send", "ping", "--endpoint", endpoint, "--wait-ms", "300"])
+        #expect(child.waitForExit() == 5)
+        #expect(child.errorOutput.contains("no reply"))
+        #expect(child.errorOutput.contains(endpoint))
+    }
+
+    @Test(
+        "usage errors exit 64 and send nothing",
+        arguments: [
+            (["sale", "--lane", "lane-1", "--amount", "12.345"], "at most 2"),
+            (["sale", "--amount", "12.00"], "sale needs --lane"),
+            (["sale", "--lane", "lane-1"], "sale needs --amount"),
+            (["abort", "--lane", "lane-1", "--amount", "1"], "not a parameter of abort"),
+            (["status"], "status needs --ref"),
+            (["batch", "--lane", "lane-1"], "--command"),
+            (["sale", "--lane", "lane-1", "--amount", "1", "--param", "nokey"], "key=value"),
+        ])
+    func usage(arguments: [String], message: String) throws {
+        let child = try ChildProcess(["send"] + arguments + ["--endpoint", "tcp://127.0.0.1:1", "--wait-ms", "100"])
+        #expect(child.waitForExit() == 64)
+        #expect(child.errorOutput.contains(message), "\(child.errorOutput)")
+    }
+}

@@ -1,0 +1,178 @@
+import InterApp
+import Testing
+
+@testable import vivabridge
+
+/// An event as the bridge publishes it: `seq`, `epoch`, `time`, then the fields.
+func watchEvent(
+    _ topic: String, seq: Int, epoch: Int = 1, time: String = "2024-05-01T10:42:03.120+03:00",
+    _ fields: [(String, JSONValue)] = []
+) -> WatchEvent {
+    var body: JSONObject = [
+        "seq": .number(JSONNumber(seq)), "epoch": .number(JSONNumber(epoch)), "time": .string(time),
+    ]
+    body["lane"] = .string(String(topic.prefix { $0 != "." }))
+    for (key, value) in fields { body[key] = value }
+    return WatchEvent(topic: topic, body: body)
+}
+
+/// A `lanes` reply holding `lanes`.
+func lanesReply(_ lanes: [JSONValue]) -> JSONObject {
+    ["id": "q", "action": "lanes", "outcome": "success", "result": ["lanes": .array(lanes)], "late": false]
+}
+
+let twoLanes = lanesReply([
+    [
+        "lane": "lane-1", "connected": true, "platform": "ios", "relay": nil, "inFlight": nil, "aborts": [],
+        "openBatch": nil, "lastCallbackAt": nil,
+    ],
+    [
+        "lane": "lane-2", "connected": false, "platform": "android", "relay": nil,
+        "inFlight": ["action": "sale", "id": "pos-7", "state": "delivered"], "aborts": [],
+        "openBatch": [
+            "name": "morning", "id": "B7DD8AAD-25E4-4D9D-9904-7F62DBE256B4",
+            "openedAt": "2024-05-01T07:00:00.000+00:00",
+        ],
+        "lastCallbackAt": "2024-05-01T09:59:58.000+00:00",
+    ],
+])
+
+@Suite("vivabridge watch: the reducer (state + event -> state)")
+struct WatchStateTests {
+    @Test("a new state asks for a snapshot; the snapshot fills the rows and stops asking")
+    func snapshot() {
+        let start = WatchState()
+        #expect(start.needsSnapshot)
+        let state = start.applying(snapshot: twoLanes)
+        #expect(!state.needsSnapshot)
+        #expect(state.lanes.map(\.id) == ["lane-1", "lane-2"])
+        let two = state.lane("lane-2")
+        #expect(two?.connected == false)
+        #expect(two?.platform == "android")
+        #expect(two?.inFlight == WatchState.Command(action: "sale", id: "pos-7"))
+        #expect(two?.openBatch == "morning")
+        #expect(two?.lastEventTime == "2024-05-01T09:59:58.000+00:00")
+        #expect(state.lane("lane-1")?.inFlight == nil)
+    }
+
+    @Test("a sale's events: in flight from accepted, cleared by its result, which becomes the last result")
+    func saleLifecycle() {
+        var state = WatchState().applying(snapshot: twoLanes)
+        state = state.applying(watchEvent("lane-1.sale.accepted", seq: 1, [("id", "s-1"), ("action", "sale")]))
+        #expect(state.lane("lane-1")?.inFlight == WatchState.Command(action: "sale", id: "s-1"))
+        state = state.applying(watchEvent("lane-1.sale.delivered", seq: 2, [("id", "s-1")]))
+        state = state.applying(
+            watchEvent(
+                "lane-1.sale.result", seq: 3, time: "2024-05-01T10:42:09.000+03:00",
+                [("id", "s-1"), ("outcome", "success")]))
+        let lane = state.lane("lane-1")
+        #expect(lane?.inFlight == nil)
+        #expect(lane?.lastResult == WatchState.Result(action: "sale", id: "s-1", outcome: "success"))
+        #expect(lane?.lastEventTime == "2024-05-01T10:42:09.000+03:00")
+        #expect(state.eventCount == 3)
+        #expect(state.lastSeq == 3)
+        #expect(state.notes.isEmpty)
+        #expect(!state.needsSnapshot)
+    }
+
+    @Test("an abort never takes the lane's in-flight slot; its result is the last result")
+    func abortBesideSale() {
+        var state = WatchState().applying(snapshot: twoLanes)
+        state = state.applying(watchEvent("lane-1.sale.accepted", seq: 1, [("id", "s-1")]))
+        state = state.applying(watchEvent("lane-1.abort.accepted", seq: 2, [("id", "a-1")]))
+        #expect(state.lane("lane-1")?.inFlight?.id == "s-1")
+        state = state.applying(watchEvent("lane-1.sale.result", seq: 3, [("id", "s-1"), ("outcome", "aborted")]))
+        state = state.applying(watchEvent("lane-1.abort.result", seq: 4, [("id", "a-1"), ("outcome", "success")]))
+        #expect(state.lane("lane-1")?.inFlight == nil)
+        #expect(state.lane("lane-1")?.lastResult == WatchState.Result(action: "abort", id: "a-1", outcome: "success"))
+    }
+
+    @Test("unknown, then late_result; links; batches; orphans and returns are noted")
+    func otherEvents() {
+        var state = WatchState().applying(snapshot: twoLanes)
+        state = state.applying(watchEvent("lane-1.sale.accepted", seq: 1, [("id", "s-2")]))
+        state = state.applying(watchEvent("lane-1.sale.unknown", seq: 2, [("id", "s-2"), ("outcome", "unknown")]))
+        #expect(state.lane("lane-1")?.lastResult?.outcome == "unknown")
+        #expect(state.lane("lane-1")?.inFlight == nil)
+        state = state.applying(watchEvent("lane-1.sale.late_result", seq: 3, [("id", "s-2"), ("outcome", "success")]))
+        #expect(
+            state.lane("lane-1")?.lastResult
+                == WatchState.Result(action: "sale", id: "s-2", outcome: "success", late: true))
+        state = state.applying(watchEvent("lane-2.lane.connected", seq: 4))
+        #expect(state.lane("lane-2")?.connected == true)
+        state = state.applying(watchEvent("lane-1.lane.disconnected", seq: 5))
+        #expect(state.lane("lane-1")?.connected == false)
+        state = state.applying(watchEvent("lane-1.batch.opened", seq: 6, [("batchName", "evening"), ("batchId", "X")]))
+        #expect(state.lane("lane-1")?.openBatch == "evening")
+        state = state.applying(
+            watchEvent("lane-2.batch.closed", seq: 7, [("batchName", "morning"), ("reason", "command")]))
+        #expect(state.lane("lane-2")?.openBatch == nil)
+        state = state.applying(watchEvent("lane-1.sale.orphan", seq: 8))
+        state = state.applying(watchEvent("lane-2.lane.returned", seq: 9))
+        #expect(
+            state.notes == [
+                "lane-1: a sale callback matched no command (orphan)",
+                "lane-2: the store app came back with no callback",
+            ])
+        state = state.applying(watchEvent("lane-3.lane.connected", seq: 10))
+        #expect(state.lanes.map(\.id) == ["lane-1", "lane-2", "lane-3"], "a lane first seen in an event gets a row")
+        #expect(!state.needsSnapshot)
+    }
+
+    @Test("a gap in seq is noticed, said, and makes it ask for the lanes again")
+    func seqGap() {
+        var state = WatchState().applying(snapshot: twoLanes)
+        state = state.applying(watchEvent("lane-1.sale.accepted", seq: 41, [("id", "s-1")]))
+        state = state.applying(watchEvent("lane-1.sale.forwarded", seq: 42, [("id", "s-1")]))
+        #expect(!state.needsSnapshot)
+        state = state.applying(watchEvent("lane-1.sale.result", seq: 45, [("id", "s-1"), ("outcome", "success")]))
+        #expect(state.needsSnapshot)
+        #expect(state.notes == ["seq jumped from 42 to 45 (missed 2 events): asking for the lanes again"])
+        #expect(state.lane("lane-1")?.lastResult?.outcome == "success", "the event itself still counts")
+        state = state.applying(snapshot: twoLanes)
+        #expect(!state.needsSnapshot)
+        state = state.applying(watchEvent("lane-1.sale.accepted", seq: 46, [("id", "s-2")]))
+        #expect(!state.needsSnapshot)
+    }
+
+    @Test("a new epoch (the bridge restarted) is noticed and makes it ask again, even with seq back at 1")
+    func epochChange() {
+        var state = WatchState().applying(snapshot: twoLanes)
+        state = state.applying(watchEvent("lane-1.lane.connected", seq: 7, epoch: 3))
+        state = state.applying(watchEvent("lane-1.lane.connected", seq: 1, epoch: 4))
+        #expect(state.needsSnapshot)
+        #expect(state.notes == ["the bridge restarted (epoch 3 -> 4): asking for the lanes again"])
+        #expect(state.epoch == 4)
+        #expect(state.lastSeq == 1)
+    }
+
+    @Test("with a lane filter, seq gaps are expected (other lanes' events) but a restart is still noticed")
+    func laneFilter() {
+        var state = WatchState(laneFilter: "lane-2").applying(snapshot: twoLanes)
+        #expect(state.lanes.map(\.id) == ["lane-2"])
+        state = state.applying(watchEvent("lane-2.sale.accepted", seq: 3, [("id", "x")]))
+        state = state.applying(watchEvent("lane-2.sale.result", seq: 9, [("id", "x"), ("outcome", "failure")]))
+        #expect(!state.needsSnapshot)
+        #expect(state.notes.isEmpty)
+        state = state.applying(watchEvent("lane-2.lane.connected", seq: 1, epoch: 2))
+        #expect(state.needsSnapshot)
+    }
+
+    @Test("a failed lanes query is noted and asked again")
+    func failedSnapshot() {
+        let reply: JSONObject = [
+            "id": "q", "action": "lanes", "outcome": "rejected",
+            "error": ["code": "shutting_down", "message": "the bridge is shutting down"],
+        ]
+        let state = WatchState().applying(snapshot: reply)
+        #expect(state.needsSnapshot)
+        #expect(state.notes == ["the lanes query failed: the bridge is shutting down"])
+    }
+
+    @Test("notes keep the last five")
+    func noteLimit() {
+        var state = WatchState()
+        for index in 1...7 { state = state.noting("note \(index)") }
+        #expect(state.notes == ["note 3", "note 4", "note 5", "note 6", "note 7"])
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import ZeroMQ
+
+/// ROUTER behaviour the bridge relies on to notice a peer that is gone.
+@Suite("ROUTER addressing")
+struct RouterTests {
+    @Test("router-mandatory fails with EHOSTUNREACH towards an unknown peer", arguments: Transport.allCases)
+    func mandatoryUnknownPeer(_ transport: Transport) throws {
+        try withContext { context in
+            let router = try makeSocket(context, .router)
+            try router.setRouterMandatory(true)
+            let endpoint = try bindFresh(router, transport)
+            let dealer = try makeSocket(context, .dealer)
+            try dealer.setRoutingId(Array("known".utf8))
+            try dealer.connect(endpoint)
+
+            // Once the router has heard from "known", it can route to it...
+            try dealer.send(["hello"])
+            #expect(text(try router.receive()) == ["known", "hello"])
+            #expect(try router.send(["known", "reply"]))
+            #expect(text(try dealer.receive()) == ["reply"])
+
+            // ...but a send to a peer it never met fails loudly, blocking or not.
+            for wait in [true, false] {
+                let error = #expect(throws: ZMQError.self) {
+                    try router.send(["stranger", "lost"], wait: wait)
+                }
+                #expect(error?.hostUnreachable == true)
+                #expect(error?.code == EHOSTUNREACH)
+            }
+        }
+    }
+
+    @Test("without router-mandatory a message to an unknown peer is dropped silently")
+    func nonMandatoryDrops() throws {
+        try withContext { context in
+            let router = try makeSocket(context, .router)
+            _ = try bindFresh(router, .inproc)
+            #expect(try router.send(["stranger", "lost"]))
+        }
+    }
+
+    @Test("a ROUTER names the peer of its own connect with the connect routing id")
+    func connectRoutingId() throws {
+        try withContext { context in
+            let server = try makeSocket(context, .router)
+            try server.setRoutingId(Array("server".utf8))
+            let endpoint = try bindFresh(server, .tcp)
+            let client = try makeSocket(context, .router)
+            try client.setRouterMandatory(true)
+            try client.setConnectRoutingId(Array("upstream".utf8))
+            let events = try EventWatcher(client)
+            try client.connect(endpoint)
+
+            // Once the connection is up, the client addresses the server by the name it chose for it.
+            #expect(try events.next(.handshakeSucceeded) != nil, "saw \(events.seenKinds)")
+            #expect(try client.send(["upstream", "hi"]))
+            let received = try #require(try server.receive())
+            #expect(received.count == 2)
+            #expect(received.last == Array("hi".utf8))
+            // The server's own routing id is not how the client knows it.
+            #expect(throws: ZMQError(code: EHOSTUNREACH, operation: "send")) { try client.send(["server", "x"]) }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Send one sale to vivabridge and print its reply; exit 0 when the sale succeeded.
+
+    python3 examples/client.py                       # 12.00 on lane-1
+    python3 examples/client.py --lane lane-3 --amount 1251
+
+Needs pyzmq (Debian: apt-get install python3-zmq; or pip install pyzmq).
+"""
+import argparse
+import json
+import sys
+import uuid
+
+import zmq
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Send one sale to vivabridge.")
+    parser.add_argument("--endpoint", default="tcp://127.0.0.1:5555", help="the bridge's command endpoint")
+    parser.add_argument("--lane", default="lane-1")
+    parser.add_argument("--amount", type=int, default=1200, help="in cents (1200 is 12.00)")
+    parser.add_argument("--wait-ms", type=int, default=125_000, help="how long to wait for the reply")
+    args = parser.parse_args()
+
+    # The id is the idempotency key: sending the same command again returns the same outcome.
+    command = {"id": f"py-{uuid.uuid4().hex[:12]}", "lane": args.lane, "action": "sale", "amount": args.amount}
+
+    context = zmq.Context()
+    socket = context.socket(zmq.DEALER)
+    socket.setsockopt(zmq.LINGER, 0)
+    socket.setsockopt(zmq.RCVTIMEO, args.wait_ms)
+    socket.connect(args.endpoint)
+    try:
+        socket.send_multipart([b"", json.dumps(command).encode()])  # a DEALER sends ["", command]
+        while True:
+            reply = json.loads(socket.recv_multipart()[-1])
+            if reply.get("id") == command["id"]:
+                break
+    except zmq.Again:
+        print(f"no reply within {args.wait_ms} ms: is the bridge running at {args.endpoint}?", file=sys.stderr)
+        return 5
+    finally:
+        socket.close()
+        context.term()
+
+    print(json.dumps(reply, indent=2))
+    # Never treat "unknown" as a failure: the payment may have happened (ask "status" later).
+    return 0 if reply["outcome"] == "success" else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
