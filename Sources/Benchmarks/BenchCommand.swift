@@ -84,7 +84,8 @@ struct BenchCommand: ParsableCommand {
             microSeconds = 0.05
         }
         guard lanes >= 1, clients >= 1, window >= 1, seconds > 0, salesForMemory >= 10, idleLanes >= 1 else {
-            throw ValidationError("lanes, clients, window, seconds, idle-lanes must be positive; sales-for-memory >= 10")
+            throw ValidationError(
+                "lanes, clients, window, seconds, idle-lanes must be positive; sales-for-memory >= 10")
         }
         let sections = only.isEmpty ? Section.allCases : only
         let folder = journalDir

@@ -28,7 +28,8 @@ final class EchoRelay: Sendable {
     }
 
     private static func run(
-        context: Context, lanes: Int, wire: Wire, readiness: LaneReadiness, bound: Handover<Result<[String], BenchError>>,
+        context: Context, lanes: Int, wire: Wire, readiness: LaneReadiness,
+        bound: Handover<Result<[String], BenchError>>,
         stop: StopFlag
     ) {
         var sockets: [Socket] = []
@@ -50,8 +51,10 @@ final class EchoRelay: Sendable {
             bound.put(.failure(BenchError("echo relay: \(error)")))
             return
         }
-        let open = Array("open".utf8), hello = Array("hello".utf8)
-        let opened = Array("opened".utf8), callback = Array("callback".utf8)
+        let open = Array("open".utf8)
+        let hello = Array("hello".utf8)
+        let opened = Array("opened".utf8)
+        let callback = Array("callback".utf8)
         let helloBody = Array(#"{"platform":"ios","app":"echo relay","version":"bench"}"#.utf8)
         while !stop.isRaised {
             guard (try? poller.poll(timeoutMilliseconds: 50)) != nil else { return }
@@ -62,7 +65,8 @@ final class EchoRelay: Sendable {
                     if frames[1] == open, frames.count >= 4 {
                         let ref = frames[2]
                         _ = try? socket.send([peer, opened, ref], wait: false)
-                        _ = try? socket.send([peer, callback, wire.callbackPrefix + ref + wire.callbackSuffix], wait: false)
+                        _ = try? socket.send(
+                            [peer, callback, wire.callbackPrefix + ref + wire.callbackSuffix], wait: false)
                     } else if frames[1] == hello {
                         _ = try? socket.send([peer, hello, helloBody], wait: false)
                         readiness.mark(lane)

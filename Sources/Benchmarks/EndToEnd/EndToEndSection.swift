@@ -13,8 +13,12 @@ struct EndToEndSection {
     var log: (String) -> Void
 
     enum Run: String, CaseIterable, Sendable {
-        case simNormal = "sim-normal", simFull = "sim-full", echo, raw
-        case pacedSim = "paced-sim", pacedEcho = "paced-echo", pacedRaw = "paced-raw"
+        case simNormal = "sim-normal"
+        case simFull = "sim-full"
+        case echo, raw
+        case pacedSim = "paced-sim"
+        case pacedEcho = "paced-echo"
+        case pacedRaw = "paced-raw"
     }
 
     func run() -> SectionResult {
@@ -48,7 +52,8 @@ struct EndToEndSection {
                 }
                 log(
                     "    \(Format.rate(measurement.salesPerSecond)), p50 \(Format.micros(measurement.latency.p50)), "
-                        + "p99 \(Format.micros(measurement.latency.p99)), p99.9 \(Format.micros(measurement.latency.p999))")
+                        + "p99 \(Format.micros(measurement.latency.p99)), p99.9 \(Format.micros(measurement.latency.p999))"
+                )
                 return measurement
             } catch {
                 out.failures.append("e2e: \(label): \(error)")
@@ -104,7 +109,8 @@ struct EndToEndSection {
         if let pacedRaw {
             if let pacedBridge {
                 out.rows += latencyRows(
-                    section: paced, label: "bridge+simulator at \(rate)/s", pacedBridge.latency, against: pacedRaw.latency)
+                    section: paced, label: "bridge+simulator at \(rate)/s", pacedBridge.latency,
+                    against: pacedRaw.latency)
                 let added = pacedBridge.latency.p99 - pacedRaw.latency.p99
                 out.rows.append(
                     Row(

@@ -64,12 +64,14 @@ final class RawRelay: Sendable {
         var laneIndex: [String: Int] = [:]
         for lane in relayEndpoints.indices { laneIndex[Wire.laneId(lane)] = lane }
         var pending: [(envelope: [[UInt8]], id: ArraySlice<UInt8>)?] = Array(repeating: nil, count: links.count)
-        let open = Array("open".utf8), callback = Array("callback".utf8)
+        let open = Array("open".utf8)
+        let callback = Array("callback".utf8)
         let replyPrefix = Array(#"{"id":""#.utf8)
         let fixed = Array(#"","outcome":"success","late":false,"pad":""}"#.utf8)
         let padding = max(0, replyBytes - replyPrefix.count - CommandId.length - fixed.count)
         let replySuffix =
-            Array(#"","outcome":"success","late":false,"pad":""#.utf8) + Array(repeating: UInt8(ascii: "x"), count: padding)
+            Array(#"","outcome":"success","late":false,"pad":""#.utf8)
+            + Array(repeating: UInt8(ascii: "x"), count: padding)
             + Array(#""}"#.utf8)
 
         while !stop.isRaised {

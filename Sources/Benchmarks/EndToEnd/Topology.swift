@@ -163,11 +163,13 @@ enum TopologyRun {
         }
         sleep(until: measureFrom)
         let cpuBefore = ThreadCPU.snapshot()
-        let machineBefore = ThreadCPU.machineBusySeconds(), ownBefore = ThreadCPU.ownSeconds()
+        let machineBefore = ThreadCPU.machineBusySeconds()
+        let ownBefore = ThreadCPU.ownSeconds()
         let windowStart = Monotonic.now()
         sleep(until: end - min(UInt64(20_000_000), (end - measureFrom) / 10))
         let cpuAfter = ThreadCPU.snapshot()
-        let machineAfter = ThreadCPU.machineBusySeconds(), ownAfter = ThreadCPU.ownSeconds()
+        let machineAfter = ThreadCPU.machineBusySeconds()
+        let ownAfter = ThreadCPU.ownSeconds()
         let measured = Monotonic.seconds(Monotonic.now() - windowStart)
         let results = workers.map { $0.join() }
         if let error = results.compactMap(\.error).first { throw BenchError(error) }

@@ -56,7 +56,8 @@ struct Wire: Sendable {
             let callback = frames[1]
             let id = Array(sampleId.utf8)
             guard let at = JSONScan.find(id, in: callback) else {
-                throw BenchError("the simulator's callback does not name the sale: \(String(decoding: callback, as: UTF8.self))")
+                throw BenchError(
+                    "the simulator's callback does not name the sale: \(String(decoding: callback, as: UTF8.self))")
             }
             return Wire(
                 url: url, callbackPrefix: Array(callback[..<at]), callbackSuffix: Array(callback[(at + id.count)...]))

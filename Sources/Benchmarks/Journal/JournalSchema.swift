@@ -47,11 +47,16 @@ enum JournalSchema {
     static let finalUpdate =
         "UPDATE commands SET state = 'final', outcome = ?, reply = ?, late = ?, updated_ms = ? WHERE id = ?"
     static let lookup =
-        "SELECT id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms FROM commands WHERE id = ?"
+        """
+        SELECT id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms
+        FROM commands WHERE id = ?
+        """
 
     /// `synchronous` as the bridge sets it, plus `off` for the baseline with no durability.
     enum Sync: String {
-        case off = "OFF", normal = "NORMAL", full = "FULL"
+        case off = "OFF"
+        case normal = "NORMAL"
+        case full = "FULL"
     }
 
     /// Opens a fresh journal at `path`: WAL, the given sync, the schema.

@@ -272,7 +272,9 @@ struct JournalSection {
                     let final = try db.cachedStatement(sql: JournalSchema.finalUpdate)
                     for n in first..<(first + salesPerCommit) {
                         let id = Self.id(n)
-                        try callback.execute(arguments: [Wire.laneId(n % 64), 1_700_000_000_001 + n, rows.fields, id, "matched"])
+                        try callback.execute(arguments: [
+                            Wire.laneId(n % 64), 1_700_000_000_001 + n, rows.fields, id, "matched",
+                        ])
                         try final.execute(arguments: ["success", rows.reply, false, 1_700_000_000_001 + n, id])
                     }
                 }

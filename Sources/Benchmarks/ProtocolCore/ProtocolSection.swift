@@ -27,7 +27,8 @@ struct ProtocolSection {
                 + "(\(urls.map(\.count).min()!)-\(urls.map(\.count).max()!) B)")
 
         log("  protocol: RequestURL.build ...")
-        let built = rate { index in RequestURL.build(terminals[index % terminals.count], lane: Wire.settings).utf8.count }
+        let built = rate { index in RequestURL.build(terminals[index % terminals.count], lane: Wire.settings).utf8.count
+        }
         let copiedURLs = rate { index in Self.scanAndCopy(urls[index % urls.count], separator: UInt8(ascii: "&")) }
         out.rows.append(
             Row(
@@ -44,7 +45,8 @@ struct ProtocolSection {
         }
         out.rows.append(
             Row(
-                section: "protocol", figure: "callbacks parsed (CallbackParser.parse, seeds)", value: Format.rate(parsed),
+                section: "protocol", figure: "callbacks parsed (CallbackParser.parse, seeds)",
+                value: Format.rate(parsed),
                 baseline: "\(Format.rate(scannedCallbacks)) scan+copy", ratio: parsed / scannedCallbacks,
                 target: ">= 1,000,000/s/core", verdict: parsed >= 1_000_000 ? .met : .notMet))
 

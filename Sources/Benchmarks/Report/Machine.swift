@@ -10,7 +10,8 @@ enum Machine {
             .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
         let memory = ProcessInfo.processInfo.physicalMemory / 1_048_576
         let kernel = ProcessInfo.processInfo.operatingSystemVersionString
-        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+        let load =
+            (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
             .joined(separator: " ") ?? "?"
         return "machine: nproc \(cores), \(cpu), \(memory) MB RAM, \(kernel), load average \(load) at start; "
             + "\(swiftVersion()); "

@@ -4,7 +4,10 @@ enum Table {
 
     static func render(_ rows: [Row]) -> String {
         let cells = rows.map { row in
-            [row.section, row.figure, row.value, row.baseline, Format.ratio(row.ratio), row.target, row.verdict.rawValue]
+            [
+                row.section, row.figure, row.value, row.baseline, Format.ratio(row.ratio), row.target,
+                row.verdict.rawValue,
+            ]
         }
         var widths = header.map(\.count)
         for line in cells {
@@ -13,7 +16,9 @@ enum Table {
         func line(_ cells: [String]) -> String {
             "| " + cells.enumerated().map { index, cell in cell.padding(widths[index]) }.joined(separator: " | ") + " |"
         }
-        var out = [line(header), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"]
+        var out = [
+            line(header), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|",
+        ]
         out += cells.map(line)
         return out.joined(separator: "\n")
     }

@@ -28,7 +28,8 @@ final class ChildBridge {
         }
         let config = folder + "/bridge.yaml"
         try yaml.write(toFile: config, atomically: true, encoding: .utf8)
-        let stdoutPath = folder + "/stdout.txt", stderrPath = folder + "/stderr.txt"
+        let stdoutPath = folder + "/stdout.txt"
+        let stderrPath = folder + "/stderr.txt"
         guard FileManager.default.createFile(atPath: stdoutPath, contents: nil),
             FileManager.default.createFile(atPath: stderrPath, contents: nil)
         else { throw BenchError("cannot create files in \(folder)") }

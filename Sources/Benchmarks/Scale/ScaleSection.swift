@@ -17,7 +17,8 @@ struct ScaleSection {
 
     func run() -> SectionResult {
         var out = SectionResult()
-        out.notes.append("scale: the bridge runs as a child process (`\(binary) run --config`), the simulator in this one")
+        out.notes.append(
+            "scale: the bridge runs as a child process (`\(binary) run --config`), the simulator in this one")
         idle(&out)
         memory(&out)
         return out
@@ -32,13 +33,16 @@ struct ScaleSection {
             historyLimit: 4)
         defer { simulator.stop() }
         let endpoints = try simulator.start()
-        let child = try ChildBridge(binary: binary, relays: (0..<lanes).map { endpoints[Wire.laneId($0)]! }, folder: folder)
+        let child = try ChildBridge(
+            binary: binary, relays: (0..<lanes).map { endpoints[Wire.laneId($0)]! }, folder: folder)
         defer { child.stop() }
         for lane in 0..<lanes where !simulator.waitForHello(lane: Wire.laneId(lane), timeout: .seconds(60)) {
             throw BenchError("lane \(Wire.laneId(lane)) never connected; bridge says: \(child.errors.suffix(1000))")
         }
         Thread.sleep(forTimeInterval: min(2, idleSeconds))  // let connection set-up settle
-        guard let before = ProcessStats.cpuSeconds(pid: child.pid) else { throw BenchError("no /proc stat for the bridge") }
+        guard let before = ProcessStats.cpuSeconds(pid: child.pid) else {
+            throw BenchError("no /proc stat for the bridge")
+        }
         let start = Monotonic.now()
         Thread.sleep(forTimeInterval: idleSeconds)
         guard let after = ProcessStats.cpuSeconds(pid: child.pid), let rss = ProcessStats.residentBytes(pid: child.pid)
@@ -54,7 +58,8 @@ struct ScaleSection {
             let many = try idleFigures(lanes: idleLanes)
             out.rows.append(
                 Row(
-                    section: "scale", figure: "idle CPU, \(Format.count(Double(idleLanes))) lanes connected (of 1 core)",
+                    section: "scale",
+                    figure: "idle CPU, \(Format.count(Double(idleLanes))) lanes connected (of 1 core)",
                     value: Format.percent(many.cpu), baseline: "\(Format.percent(one.cpu)) with 1 lane",
                     ratio: one.cpu > 0 ? many.cpu / one.cpu : nil, target: "< 1%",
                     verdict: many.cpu < 0.01 ? .met : .notMet))
@@ -121,7 +126,8 @@ struct ScaleSection {
             if let error = results.compactMap(\.error).first { throw BenchError(error) }
             let nonSuccess = results.map(\.nonSuccess).reduce(0, +)
             let elapsed = checkpoints.last!.seconds
-            let first = checkpoints.first!, last = checkpoints.last!
+            let first = checkpoints.first!
+            let last = checkpoints.last!
             out.rows.append(
                 Row(
                     section: "scale", figure: "RSS after \(Format.count(Double(first.sales))) sales",
