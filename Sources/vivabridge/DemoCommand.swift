@@ -18,10 +18,10 @@ struct DemoCommand: ParsableCommand {
     )
 
     @Option(help: "The bridge's log level (on standard error).")
-    var logLevel: Logger.Level = .error
+    var logLevel = LogLevel(.error)
 
     func run() throws {
-        let level = logLevel
+        let level = logLevel.level
         let logger = Logger(label: "vivabridge.demo") { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

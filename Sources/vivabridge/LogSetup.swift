@@ -1,3 +1,4 @@
+import ArgumentParser
 import Logging
 
 /// The executable's logging set-up: swift-log is bootstrapped once, here, never in a library.
@@ -13,4 +14,21 @@ enum LogSetup {
         logger.logLevel = level
         return logger
     }
+}
+
+/// A `--log-level` option value: one of swift-log's levels by name.
+struct LogLevel: ExpressibleByArgument {
+    /// The level named.
+    let level: Logger.Level
+
+    init(_ level: Logger.Level) { self.level = level }
+
+    init?(argument: String) {
+        guard let level = Logger.Level(rawValue: argument) else { return nil }
+        self.level = level
+    }
+
+    /// The names accepted, for help texts.
+    static var allValueStrings: [String] { Logger.Level.allCases.map(\.rawValue) }
+    var defaultValueDescription: String { level.rawValue }
 }

@@ -16,13 +16,10 @@ struct RunCommand: AsyncParsableCommand {
     var config: String?
 
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: String = "info"
+    var logLevel = LogLevel(.info)
 
     func run() async throws {
-        guard let level = Logger.Level(rawValue: logLevel) else {
-            throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical")
-        }
-        let logger = LogSetup.bootstrap(level: level)
+        let logger = LogSetup.bootstrap(level: logLevel.level)
         let environment = ProcessInfo.processInfo.environment
         let configuration: BridgeConfiguration
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []

@@ -63,6 +63,7 @@ struct FaultTests {
         fixture.simulator.setBehaviour(LaneBehaviour(), lane: "lane")
         #expect(fixture.simulator.restoreLink(lane: "lane"))
         #expect(fixture.simulator.helloCount(lane: "lane") == 0)
+        try probe.awaitReconnection()
         try probe.hello()
         #expect(fixture.simulator.waitForHello(lane: "lane", timeout: .wait))
         #expect(CallbackFields(try probe.request(Requests.sale(amount: 1300, platform: .ios)))["status"] == "success")

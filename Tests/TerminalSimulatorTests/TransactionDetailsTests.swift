@@ -79,6 +79,7 @@ struct TransactionDetailsTests {
         #expect(fixture.simulator.history(lane: "lane").last?.outcome == .approved)
         fixture.simulator.setBehaviour(LaneBehaviour(), lane: "lane")
         #expect(fixture.simulator.restoreLink(lane: "lane"))
+        try probe.awaitReconnection()
         try probe.hello()
         let details = CallbackFields(
             try probe.request(

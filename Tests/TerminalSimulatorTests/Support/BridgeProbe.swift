@@ -11,15 +11,33 @@ import ZeroMQ
 final class BridgeProbe {
     let socket: Socket
     let lane: String
+    /// Watches the probe's own link, so a test can wait for a dropped link to come back before it
+    /// speaks again (a frame sent into a connection that is still closing would be lost).
+    private let linkMonitor: Socket
     private var nextReference = 0
 
     init(context: Context, endpoint: String, lane: String) throws {
         socket = try Socket(context, .dealer)
         self.lane = lane
+        linkMonitor = try socket.openMonitor(events: [.disconnected, .handshakeSucceeded])
+        try linkMonitor.setReceiveTimeout(5000)
         try socket.connect(endpoint)
     }
 
-    deinit { socket.close() }
+    deinit {
+        linkMonitor.close()
+        socket.close()
+    }
+
+    /// Waits until the link went down and then completed a new handshake.
+    func awaitReconnection(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var sawDisconnect = false
+        while let event = try linkMonitor.receiveMonitorEvent() {
+            if event.kind == .disconnected { sawDisconnect = true }
+            if sawDisconnect && event.kind == .handshakeSucceeded { return }
+        }
+        Issue.record("the probe's link did not come back", sourceLocation: sourceLocation)
+    }
 
     /// Sends the bridge's hello and returns the relay's answer.
     @discardableResult
