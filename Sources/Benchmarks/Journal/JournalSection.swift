@@ -7,6 +7,8 @@ import InterApp
 struct JournalSection {
     var seconds: Double
     var folder: String
+    /// Sales already in the journal when new ids are looked up.
+    var journaledSales = 100_000
     var log: (String) -> Void
 
     /// Realistic row contents: the sale's fingerprint, a callback's fields, a reply.
@@ -28,7 +30,8 @@ struct JournalSection {
         out.notes.append(
             "journal: GRDB DatabaseQueue, the bridge's schema and statements, a fresh file per case, "
                 + "\(seconds) s per case; row sizes: fingerprint \(rows.fingerprint.utf8.count) B, "
-                + "callback fields \(rows.fields.utf8.count) B, reply \(rows.reply.utf8.count) B")
+                + "callback fields \(rows.fields.utf8.count) B, reply \(rows.reply.utf8.count) B; new ids looked up in "
+                + "a journal of \(Format.count(Double(journaledSales))) sales")
 
         func inserts(_ sync: JournalSchema.Sync, perCommit: Int, viaWrite: Bool = true) -> (
             rows: Double, commits: Double
@@ -108,12 +111,12 @@ struct JournalSection {
         return out
     }
 
-    /// Look-ups of ids that are not there (every new command's case) in a journal of 100,000 sales, through
+    /// Look-ups of ids that are not there (every new command's case) in a journal of `journaledSales`, through
     /// `DatabaseQueue.read` as the bridge does (query_only on, savepoint, SELECT, release, query_only off), or
     /// as one plain SELECT.
     private func measureLookups(plain: Bool, rows: Rows) throws -> Double {
         try withFreshJournal(.normal) { queue in
-            let filled = 100_000
+            let filled = journaledSales
             try queue.write { db in
                 let insert = try db.cachedStatement(sql: JournalSchema.insertCommand)
                 for n in 1...filled {
