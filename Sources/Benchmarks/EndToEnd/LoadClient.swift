@@ -136,7 +136,9 @@ enum LoadClient {
             }
             var timeoutMs = 100
             if interval != nil {
-                timeoutMs = nextSendNs > now ? Int((nextSendNs - now) / 1_000_000) : (ringCount > 0 ? 0 : 100)
+                // Rounded up: a send may leave up to 1 ms late (its latency counts from the real send), but the
+                // client never spins on a zero timeout and steals a core from what it measures.
+                timeoutMs = nextSendNs > now ? Int((nextSendNs - now + 999_999) / 1_000_000) : (ringCount > 0 ? 0 : 100)
             }
             timeoutMs = min(timeoutMs, Int((plan.endNs - now) / 1_000_000) + 1)
             do {
