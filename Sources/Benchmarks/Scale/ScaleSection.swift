@@ -40,14 +40,15 @@ struct ScaleSection {
             throw BenchError("lane \(Wire.laneId(lane)) never connected; bridge says: \(child.errors.suffix(1000))")
         }
         Thread.sleep(forTimeInterval: min(2, idleSeconds))  // let connection set-up settle
-        guard let before = ProcessStats.cpuSeconds(pid: child.pid) else {
-            throw BenchError("no /proc stat for the bridge")
-        }
+        let before = ProcessStats.threadCPU(pid: child.pid)
         let start = Monotonic.now()
         Thread.sleep(forTimeInterval: idleSeconds)
-        guard let after = ProcessStats.cpuSeconds(pid: child.pid), let rss = ProcessStats.residentBytes(pid: child.pid)
+        let after = ProcessStats.threadCPU(pid: child.pid)
+        let elapsed = Monotonic.seconds(Monotonic.now() - start)
+        guard !before.isEmpty, !after.isEmpty, child.process.isRunning,
+            let rss = ProcessStats.residentBytes(pid: child.pid)
         else { throw BenchError("the bridge went away during the idle window") }
-        return ((after - before) / Monotonic.seconds(Monotonic.now() - start), rss)
+        return (ProcessStats.cpuSeconds(from: before, to: after) / elapsed, rss)
     }
 
     /// The largest round lane count the bridge starts with today: its context allows max(1024, 2 x lanes + 64)
@@ -65,8 +66,8 @@ struct ScaleSection {
             return
         }
         out.notes.append(
-            "scale: idle window \(idleSeconds) s after all lanes said hello and 2 s to settle; CPU from "
-                + "/proc/<pid>/stat (utime+stime, 10 ms ticks)")
+            "scale: idle window \(idleSeconds) s after all lanes said hello and 2 s to settle; CPU: the bridge "
+                + "process's threads' time on a CPU (/proc/<pid>/task/*/schedstat), as a share of one core")
         func rows(_ lanes: Int, _ many: (cpu: Double, rss: Int), targets: Bool) {
             let count = Format.count(Double(lanes))
             out.rows.append(

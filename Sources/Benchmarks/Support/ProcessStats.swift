@@ -6,8 +6,28 @@ import Foundation
 
 /// CPU time and resident memory of a process, from `/proc`.
 enum ProcessStats {
-    /// User + system CPU time of process `pid` (every thread), in seconds, from `/proc/<pid>/stat`.
-    static func cpuSeconds(pid: Int32) -> Double? {
+    /// Nanoseconds on a CPU of each thread of process `pid` (`/proc/<pid>/task/*/schedstat`), by thread id.
+    static func threadCPU(pid: Int32) -> [String: UInt64] {
+        var out: [String: UInt64] = [:]
+        for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
+                let first = text.split(separator: " ").first, let value = UInt64(first)
+            else { continue }
+            out[task] = value
+        }
+        return out
+    }
+
+    /// CPU seconds process `pid` spent between two ``threadCPU(pid:)`` snapshots: per thread, so that a thread
+    /// ending in between takes nothing away (its last moments are lost; a new thread counts whole).
+    static func cpuSeconds(from before: [String: UInt64], to after: [String: UInt64]) -> Double {
+        var nanoseconds: UInt64 = 0
+        for (task, value) in after { nanoseconds += value - min(value, before[task] ?? 0) }
+        return Double(nanoseconds) / 1e9
+    }
+
+    /// `utime + stime` of `/proc/<pid>/stat`, in seconds (every thread, including ended ones).
+    static func tickSeconds(pid: Int32) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = text.lastIndex(of: ")")
         else { return nil }

@@ -40,7 +40,7 @@ enum ThreadCPU {
     }
 
     /// CPU seconds of this process, every thread, including those that ended.
-    static func ownSeconds() -> Double { ProcessStats.cpuSeconds(pid: getpid()) ?? 0 }
+    static func ownSeconds() -> Double { ProcessStats.tickSeconds(pid: getpid()) ?? 0 }
 
     /// The ids of this process's threads.
     static func threadIds() -> Set<String> {
