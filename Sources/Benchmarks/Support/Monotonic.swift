@@ -10,13 +10,6 @@ enum Monotonic {
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 
-    /// Sleeps `nanoseconds` (short pauses of the pacing clients).
-    static func sleep(nanoseconds: UInt64) {
-        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
-    }
-
     static func seconds(_ nanoseconds: UInt64) -> Double { Double(nanoseconds) / 1e9 }
 }
 
