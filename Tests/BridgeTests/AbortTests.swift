@@ -89,3 +89,39 @@ struct AbortTests {
         #expect(abort.string("ref") == "sale-1")
     }
 }
+
+@Suite("Abort of a cancel")
+struct AbortCancelTests {
+    @Test("a cancel waiting for its card (no referenceNumber) is aborted like a sale")
+    func abortCancel() throws {
+        let harness = try BridgeHarness(lanes: [AbortTests.lane(.ios, card: .milliseconds(0))])
+        #expect(try harness.call(saleJSON(id: "sale-1", lane: "lane-1", amount: 1000)).string("outcome") == "success")
+        var behaviour = LaneBehaviour()
+        behaviour.cardPresentment = .manual
+        harness.simulator.setBehaviour(behaviour, lane: "lane-1")
+        try harness.send(#"{"id":"cancel-1","lane":"lane-1","action":"cancel"}"#)
+        #expect(harness.simulator.waitForPhase(lane: "lane-1", .cardPresentment, timeout: .seconds(5)))
+        try harness.send(#"{"id":"abort-1","lane":"lane-1","action":"abort"}"#)
+        #expect(try harness.reply(to: "cancel-1").string("outcome") == "aborted")
+        #expect(try harness.reply(to: "abort-1").string("outcome") == "success")
+    }
+
+    @Test("a cancel's own success within the grace overrules the abort")
+    func cancelCallbackInGrace() throws {
+        let harness = try BridgeHarness(lanes: [AbortTests.lane(.ios)]) { $0.abortGraceMs = 5000 }
+        try harness.send(#"{"id":"cancel-1","lane":"lane-1","action":"cancel"}"#)
+        #expect(harness.simulator.waitForPhase(lane: "lane-1", .cardPresentment, timeout: .seconds(5)))
+        try harness.send(#"{"id":"abort-1","lane":"lane-1","action":"abort"}"#)
+        #expect(harness.simulator.waitForPhase(lane: "lane-1", .idle, timeout: .seconds(5)))
+        try harness.event("lane-1.abort.delivered")
+        harness.simulator.injectCallback(
+            lane: "lane-1",
+            url: "interapp-callback://result?status=success&message=Transaction%20successful.&action=cancel&amount=1000"
+        )
+        let cancel = try harness.reply(to: "cancel-1")
+        let abort = try harness.reply(to: "abort-1")
+        #expect(cancel.string("outcome") == "success")
+        #expect(abort.string("outcome") == "superseded")
+        #expect(abort.string("ref") == "cancel-1")
+    }
+}

@@ -25,9 +25,9 @@ public struct BridgeConfiguration: Sendable, Equatable {
     /// How long a shutdown waits for commands in flight before closing.
     public var shutdownGraceMs: Int = 10000
     /// ZMTP heartbeat interval on terminal links, in milliseconds.
-    public var heartbeatIntervalMs: Int = 2000
+    public var heartbeatIntervalMs: Int = 5000
     /// How long a terminal link may stay silent after a heartbeat before it counts as down.
-    public var heartbeatTimeoutMs: Int = 6000
+    public var heartbeatTimeoutMs: Int = 15000
     /// How long a batch may stay open before the bridge counts it as closed by expiry (48 h).
     public var batchExpiryHours: Int = 48
 

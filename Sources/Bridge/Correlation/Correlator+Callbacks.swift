@@ -59,21 +59,10 @@ extension Correlator {
             }
             return
         }
-        if let index = lane.graceSales.firstIndex(where: { ctid == nil || $0.sale.clientTransactionId == ctid }) {
-            let grace = lane.graceSales.remove(at: index)
-            journalCallback(callback, lane: lane.id, matched: grace.sale.id, disposition: "matched")
-            if callback.isSuccess {
-                finalize(grace.sale, outcome(of: callback))
-                var superseded = FinalOutcome.outcome(.superseded, "the sale completed before the abort took effect")
-                superseded.ref = grace.sale.id
-                finalize(grace.abort, superseded)
-            } else {
-                finalize(
-                    grace.sale, FinalOutcome(outcome: .aborted, message: callback.message, result: callback.result))
-                finalize(
-                    grace.abort, FinalOutcome(outcome: .success, message: grace.abortMessage, result: grace.abortResult)
-                )
-            }
+        if let index = lane.graceSales.firstIndex(where: {
+            $0.sale.action == .sale && (ctid == nil || $0.sale.clientTransactionId == ctid)
+        }) {
+            resolveGrace(at: index, with: callback, lane: lane)
             return
         }
         if let ctid, let stored = unknownSale(lane: lane.id, clientTransactionId: ctid) {
@@ -153,6 +142,23 @@ extension Correlator {
         }
     }
 
+    /// The stopped transaction's own callback came within the grace period: only a success overrules
+    /// the abort; otherwise the transaction stays aborted and keeps what its callback said.
+    private func resolveGrace(at index: Int, with callback: Callback, lane: LaneState) {
+        let grace = lane.graceSales.remove(at: index)
+        journalCallback(callback, lane: lane.id, matched: grace.sale.id, disposition: "matched")
+        if callback.isSuccess {
+            finalize(grace.sale, outcome(of: callback))
+            var superseded = FinalOutcome.outcome(.superseded, "the transaction completed before the abort took effect")
+            superseded.ref = grace.sale.id
+            finalize(grace.abort, superseded)
+        } else {
+            finalize(grace.sale, FinalOutcome(outcome: .aborted, message: callback.message, result: callback.result))
+            finalize(
+                grace.abort, FinalOutcome(outcome: .success, message: grace.abortMessage, result: grace.abortResult))
+        }
+    }
+
     /// The grace period passed with no sale callback: the abort stands.
     func endGrace(_ grace: GraceSale) {
         finalize(grace.sale, FinalOutcome(outcome: .aborted, message: grace.abortMessage, result: grace.abortResult))
@@ -163,7 +169,11 @@ extension Correlator {
 
     private func otherCallback(_ callback: Callback, action: TerminalAction, lane: LaneState) {
         guard let current = lane.current, current.action == action else {
-            orphan(callback, lane: lane, action: action.rawValue)
+            if let index = lane.graceSales.firstIndex(where: { $0.sale.action == action }) {
+                resolveGrace(at: index, with: callback, lane: lane)
+            } else {
+                orphan(callback, lane: lane, action: action.rawValue)
+            }
             return
         }
         journalCallback(

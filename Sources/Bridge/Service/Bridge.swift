@@ -27,7 +27,7 @@ public final class Bridge: Sendable {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        context = try Context(ioThreads: 1, maxSockets: Int32(max(1024, configuration.lanes.count * 2 + 64)))
+        context = try Context(ioThreads: 1, maxSockets: Int32(max(1024, configuration.lanes.count * 3 + 64)))
         control = ControlChannel(endpoint: "inproc://vivabridge-control-\(UUID().uuidString)")
     }
 

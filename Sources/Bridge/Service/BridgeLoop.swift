@@ -7,8 +7,10 @@ import ZeroMQ
 final class BridgeLoop {
     /// At most this many messages are read from one socket per turn, so no input starves another.
     static let drainLimit = 256
-    /// The longest the loop sleeps in a poll; timers are checked at least this often.
-    static let tickMs: Int64 = 100
+    /// The longest the loop sleeps in a poll when nothing is due: batch expiry and look-ups are checked
+    /// this often. Deadlines and grace periods wake it exactly (see ``pollTimeout()``). Idle, one poll a
+    /// second over every lane's sockets is what a thousand idle lanes cost.
+    static let tickMs: Int64 = 1000
 
     private let configuration: BridgeConfiguration
     private let logger: Logger
