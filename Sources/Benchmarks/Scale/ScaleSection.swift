@@ -51,9 +51,9 @@ struct ScaleSection {
         return (ProcessStats.cpuSeconds(from: before, to: after) / elapsed, rss)
     }
 
-    /// The largest round lane count the bridge starts with today: its context allows max(1024, 2 x lanes + 64)
-    /// sockets, and a lane takes 3 (its DEALER, the monitor's PAIR, and the PAIR libzmq makes inside
-    /// zmq_socket_monitor), so starting fails from about 340 lanes.
+    /// When the bridge cannot start with `idleLanes`, the idle figures are also measured with this many, so the
+    /// table still shows how idle cost grows with lanes. (Until November 2026 the bridge sized its libzmq context
+    /// for 2 sockets a lane where a lane takes 3, and failed to start from about 340 lanes.)
     static let fallbackIdleLanes = 300
 
     private func idle(_ out: inout SectionResult) {
