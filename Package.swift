@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "InterApp", targets: ["InterApp"]),
         .library(name: "Bridge", targets: ["Bridge"]),
         .library(name: "TerminalSimulator", targets: ["TerminalSimulator"]),
+        .executable(name: "vivabridge-bench", targets: ["vivabridge-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -56,6 +57,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "vivabridge-bench",
+            dependencies: [
+                "Bridge", "TerminalSimulator", "InterApp", "ZeroMQ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Benchmarks",
             swiftSettings: strict
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strict),

@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import TerminalSimulator
+
+/// `vivabridge-bench`: the bridge's benchmarks, one table of figures each beside a baseline from the same run.
+@main
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vivabridge-bench",
+        abstract: "Measure the bridge: end to end against a raw relay, the journal, the protocol core, and scale.",
+        discussion: "Prints one table (section, figure, value, baseline, ratio, target, met?). See docs/PERFORMANCE.md."
+    )
+
+    enum Section: String, ExpressibleByArgument, CaseIterable {
+        case e2e, journal, `protocol`, scale
+    }
+
+    enum Encoding: String, ExpressibleByArgument {
+        case realistic, clean
+    }
+
+    @Option(help: "Simulated lanes of the end-to-end runs and the memory run.")
+    var lanes: Int = 64
+
+    @Option(help: "DEALER clients, each on its own thread, each owning lanes/clients lanes.")
+    var clients: Int = 4
+
+    @Option(help: "Sales in flight per client (at most its lane count: one sale per lane at a time).")
+    var window: Int = 16
+
+    @Option(help: "Measured seconds per end-to-end run (after the warm-up).")
+    var seconds: Double = 10
+
+    @Option(help: "Warm-up seconds before each end-to-end run is measured.")
+    var warmup: Double = 2
+
+    @Option(help: "Sales per second of the paced runs (p99 added by the bridge).")
+    var pacedRate: Double = 1000
+
+    @Option(help: "Sales of the memory run; RSS is compared at a tenth and at all of them.")
+    var salesForMemory: Int = 1_000_000
+
+    @Option(help: "Lanes of the idle run.")
+    var idleLanes: Int = 1000
+
+    @Option(help: "Seconds of the idle CPU window.")
+    var idleSeconds: Double = 5
+
+    @Option(help: "Seconds per journal case and per protocol-core figure.")
+    var microSeconds: Double = 2
+
+    @Option(help: "Callback encoding of the simulated terminals: realistic or clean.")
+    var encoding: Encoding = .realistic
+
+    @Option(help: "Where journals and child configurations go (a real disk: tmpfs would make `full` sync free).")
+    var journalDir: String = FileManager.default.temporaryDirectory.path
+
+    @Option(help: "The vivabridge binary for the scale section (default: the one beside this one).")
+    var bridgeBinary: String?
+
+    @Option(help: "Run only these sections: e2e, journal, protocol, scale (repeatable).")
+    var only: [Section] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Only these end-to-end runs (for profiling): sim-normal, sim-full, echo, raw, paced-sim, paced-echo, paced-raw.",
+            visibility: .hidden))
+    var e2eRun: [EndToEndSection.Run] = []
+
+    @Flag(help: "Tiny counts and durations: every row in a few seconds, figures meaningless.")
+    var smoke = false
+
+    mutating func run() throws {
+        if smoke {
+            lanes = min(lanes, 8)
+            clients = min(clients, 2)
+            window = min(window, 4)
+            seconds = 0.3
+            warmup = 0.1
+            pacedRate = min(pacedRate, 200)
+            salesForMemory = min(salesForMemory, 1000)
+            idleLanes = min(idleLanes, 20)
+            idleSeconds = 0.3
+            microSeconds = 0.05
+        }
+        guard lanes >= 1, clients >= 1, window >= 1, seconds > 0, salesForMemory >= 10, idleLanes >= 1 else {
+            throw ValidationError(
+                "lanes, clients, window, seconds, idle-lanes must be positive; sales-for-memory >= 10")
+        }
+        let sections = only.isEmpty ? Section.allCases : only
+        let folder = journalDir
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let log: (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        let machine = Machine.describe(journalFolder: folder)
+        log(machine)
+        let encoding: CallbackEncoding = self.encoding == .clean ? .clean : .realistic
+
+        var results: [SectionResult] = []
+        for section in sections {
+            log("\(section.rawValue) ...")
+            switch section {
+            case .e2e:
+                let shape = RunShape(
+                    lanes: lanes, clients: clients, window: window, warmupSeconds: warmup, seconds: seconds,
+                    pacedRate: nil, encoding: encoding, journalFolder: folder)
+                results.append(EndToEndSection(shape: shape, pacedRate: pacedRate, runs: Set(e2eRun), log: log).run())
+            case .journal:
+                results.append(
+                    JournalSection(
+                        seconds: microSeconds, folder: folder, journaledSales: smoke ? 1000 : 100_000, log: log
+                    ).run())
+            case .protocol:
+                results.append(ProtocolSection(seconds: microSeconds / 2, log: log).run())
+            case .scale:
+                guard let binary = bridgeBinary ?? ChildBridge.defaultBinary() else {
+                    results.append(
+                        SectionResult(failures: [
+                            "scale: no vivabridge binary beside this one; build it (swift build --product vivabridge) "
+                                + "or pass --bridge-binary"
+                        ]))
+                    continue
+                }
+                results.append(
+                    ScaleSection(
+                        binary: binary, idleLanes: idleLanes, idleSeconds: idleSeconds, lanes: lanes, clients: clients,
+                        window: window, salesForMemory: salesForMemory, encoding: encoding, folder: folder, log: log
+                    ).run())
+            }
+        }
+
+        var rows = results.flatMap(\.rows)
+        if smoke {
+            for index in rows.indices { rows[index].verdict = .none }  // tiny counts judge nothing
+        }
+        let failures = results.flatMap(\.failures)
+        var report = [machine, ""]
+        report.append(Table.render(rows))
+        report.append("")
+        report += results.flatMap(\.notes).map { "- " + $0 }
+        if smoke { report.append("- smoke run: tiny counts, the figures mean nothing") }
+        for failure in failures { report.append("FAILED: " + failure) }
+        print(report.joined(separator: "\n"))
+        if !failures.isEmpty { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import Bridge
+import Foundation
+import TerminalSimulator
+
+/// Section 1 and 2: sales through the bridge against the same frames through a raw relay, saturated
+/// (closed loops) and paced at a fixed rate.
+struct EndToEndSection {
+    var shape: RunShape
+    var pacedRate: Double
+    /// Which runs to make (all when empty); the rows that need a missing run are left out.
+    var runs: Set<Run> = []
+    var log: (String) -> Void
+
+    enum Run: String, CaseIterable, Sendable {
+        case simNormal = "sim-normal"
+        case simFull = "sim-full"
+        case echo, raw
+        case pacedSim = "paced-sim"
+        case pacedEcho = "paced-echo"
+        case pacedRaw = "paced-raw"
+    }
+
+    func run() -> SectionResult {
+        var out = SectionResult()
+        let wire: Wire
+        do {
+            wire = try Wire.probe(encoding: shape.encoding)
+        } catch {
+            out.failures.append("e2e: probing the simulator's callback failed: \(error)")
+            return out
+        }
+        out.notes.append(
+            "e2e: \(shape.lanes) lanes (ios, \(shape.encoding == .clean ? "clean" : "realistic") callbacks, 0 ms phases), "
+                + "\(shape.clients) DEALER clients x window \(shape.window), tcp loopback, "
+                + "\(shape.warmupSeconds) s warm-up + \(shape.seconds) s measured per run; URL \(wire.url.count) B, "
+                + "callback \(wire.callback.count) B")
+
+        func measure(_ run: Run, _ topology: Topology, paced: Bool, replyBytes: Int) -> RunMeasurement? {
+            guard runs.isEmpty || runs.contains(run) else { return nil }
+            var runShape = shape
+            runShape.pacedRate = paced ? pacedRate : nil
+            let label = "\(topology)\(paced ? ", paced \(Format.count(pacedRate))/s" : "")"
+            log("  e2e: \(label) ...")
+            do {
+                let measurement = try TopologyRun.measure(topology, shape: runShape, wire: wire, replyBytes: replyBytes)
+                out.notes.append(measurement.cpuNote(label: label))
+                if measurement.nonSuccess > 0 {
+                    out.notes.append(
+                        "\(label): \(measurement.nonSuccess) of \(measurement.replies) replies were not success, e.g. "
+                            + (measurement.firstNonSuccess ?? "?"))
+                }
+                log(
+                    "    \(Format.rate(measurement.salesPerSecond)), p50 \(Format.micros(measurement.latency.p50)), "
+                        + "p99 \(Format.micros(measurement.latency.p99)), p99.9 \(Format.micros(measurement.latency.p999))"
+                )
+                return measurement
+            } catch {
+                out.failures.append("e2e: \(label): \(error)")
+                return nil
+            }
+        }
+
+        let normal = measure(.simNormal, .bridgeWithSimulator(.normal), paced: false, replyBytes: 0)
+        let replyBytes = normal?.replyBytes ?? 600
+        out.notes.append("e2e: bridge reply \(replyBytes) B; the raw relay replies with the same size")
+        let full = measure(.simFull, .bridgeWithSimulator(.full), paced: false, replyBytes: 0)
+        let echo = measure(.echo, .bridgeWithEcho(.normal), paced: false, replyBytes: 0)
+        let raw = measure(.raw, .raw, paced: false, replyBytes: replyBytes)
+        let pacedBridge = measure(.pacedSim, .bridgeWithSimulator(.normal), paced: true, replyBytes: 0)
+        let pacedEcho = measure(.pacedEcho, .bridgeWithEcho(.normal), paced: true, replyBytes: 0)
+        let pacedRaw = measure(.pacedRaw, .raw, paced: true, replyBytes: replyBytes)
+
+        let section = "e2e"
+        if let raw {
+            let rawRate = "\(Format.rate(raw.salesPerSecond)) raw"
+            for (name, run) in [("normal", normal), ("full", full)] {
+                guard let run else { continue }
+                let ratio = run.salesPerSecond / raw.salesPerSecond
+                out.rows.append(
+                    Row(
+                        section: section, figure: "sales/s, bridge+simulator, journal \(name)",
+                        value: Format.rate(run.salesPerSecond), baseline: rawRate, ratio: ratio,
+                        target: ">= 0.50x raw", verdict: ratio >= 0.5 ? .met : .notMet))
+                out.rows.append(
+                    Row(
+                        section: section, figure: "sales/s, bridge+simulator, journal \(name)",
+                        value: Format.rate(run.salesPerSecond), baseline: rawRate, ratio: ratio,
+                        target: ">= 20,000/s", verdict: run.salesPerSecond >= 20_000 ? .met : .notMet))
+            }
+            if let echo {
+                out.rows.append(
+                    Row(
+                        section: section, figure: "sales/s, bridge+echo relays (bridge alone), normal",
+                        value: Format.rate(echo.salesPerSecond), baseline: rawRate,
+                        ratio: echo.salesPerSecond / raw.salesPerSecond))
+            }
+            for (name, run) in [("normal", normal), ("full", full)] {
+                guard let run else { continue }
+                out.rows += latencyRows(
+                    section: section, label: "bridge+simulator \(name), saturated", run.latency, against: raw.latency)
+            }
+        } else {
+            out.failures.append("e2e: no raw relay figures, so no ratios")
+        }
+
+        let paced = "paced"
+        let rate = Format.count(pacedRate)
+        if let pacedRaw {
+            if let pacedBridge {
+                out.rows += latencyRows(
+                    section: paced, label: "bridge+simulator at \(rate)/s", pacedBridge.latency,
+                    against: pacedRaw.latency)
+                let added = pacedBridge.latency.p99 - pacedRaw.latency.p99
+                out.rows.append(
+                    Row(
+                        section: paced, figure: "p99 added by bridge+simulator at \(rate)/s",
+                        value: Format.micros(added), baseline: "raw p99 \(Format.micros(pacedRaw.latency.p99))",
+                        ratio: pacedBridge.latency.p99 / pacedRaw.latency.p99, target: "<= 250 µs",
+                        verdict: added <= 250 ? .met : .notMet))
+            }
+            if let pacedEcho {
+                let added = pacedEcho.latency.p99 - pacedRaw.latency.p99
+                out.rows.append(
+                    Row(
+                        section: paced, figure: "p99 added by the bridge alone (echo relays) at \(rate)/s",
+                        value: Format.micros(added), baseline: "raw p99 \(Format.micros(pacedRaw.latency.p99))",
+                        ratio: pacedEcho.latency.p99 / pacedRaw.latency.p99, target: "<= 250 µs",
+                        verdict: added <= 250 ? .met : .notMet))
+            }
+        } else {
+            out.failures.append("paced: no raw relay figures, so no added latency")
+        }
+        return out
+    }
+
+    private func latencyRows(section: String, label: String, _ value: LatencySummary, against raw: LatencySummary)
+        -> [Row]
+    {
+        [("p50", value.p50, raw.p50), ("p99", value.p99, raw.p99), ("p99.9", value.p999, raw.p999)].map {
+            name, mine, theirs in
+            Row(
+                section: section, figure: "\(name) command->reply, \(label)", value: Format.micros(mine),
+                baseline: "\(Format.micros(theirs)) raw", ratio: mine / theirs)
+        }
+    }
+}
+
+extension EndToEndSection.Run: ExpressibleByArgument {}

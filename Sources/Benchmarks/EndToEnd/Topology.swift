@@ -1,0 +1,188 @@
+import Bridge
+import Foundation
+import Logging
+import TerminalSimulator
+import ZeroMQ
+
+/// What carries the sales in one measured run.
+enum Topology: Sendable, CustomStringConvertible {
+    /// The bridge, with simulated terminals behind it (the product's own end to end).
+    case bridgeWithSimulator(JournalSync)
+    /// The bridge, with echo relays behind it: the bridge's own cost without the simulator's.
+    case bridgeWithEcho(JournalSync)
+    /// The raw relay with echo relays: the same frames with no bridge logic (the limit).
+    case raw
+
+    var description: String {
+        switch self {
+        case .bridgeWithSimulator(let sync): "bridge + simulator, journal \(sync.rawValue)"
+        case .bridgeWithEcho(let sync): "bridge + echo relays, journal \(sync.rawValue)"
+        case .raw: "raw relay + echo relays"
+        }
+    }
+}
+
+/// The knobs of a measured run.
+struct RunShape: Sendable {
+    var lanes: Int
+    var clients: Int
+    var window: Int
+    var warmupSeconds: Double
+    var seconds: Double
+    /// Total sales per second on a fixed schedule instead of closed loops.
+    var pacedRate: Double?
+    var encoding: CallbackEncoding
+    var journalFolder: String
+}
+
+/// What a measured run produced.
+struct RunMeasurement: Sendable {
+    var salesPerSecond: Double
+    var latency: LatencySummary
+    var replies: Int
+    var nonSuccess: Int
+    var firstNonSuccess: String?
+    var replyBytes: Int
+    /// CPU seconds per thread group over the measured window.
+    var cpu: [String: Double]
+    /// Cores other processes on the machine kept busy during the measured window.
+    var otherProcessesCores: Double
+    var measuredSeconds: Double
+
+    /// Sales completed in the measured window.
+    var completed: Int
+
+    /// Where the CPU went during the measured window, per sale.
+    func cpuNote(label: String) -> String {
+        let sales = Double(max(1, completed))
+        let total = cpu.values.reduce(0, +)
+        let parts = cpu.sorted { $0.value > $1.value }.filter { $0.value > 0.001 }.map { name, seconds in
+            "\(name) \(Format.micros(seconds / sales * 1e6))"
+        }
+        return "\(label): this process kept \(String(format: "%.2f", total / measuredSeconds)) cores busy, "
+            + "other processes \(String(format: "%.2f", otherProcessesCores)); "
+            + "\(Format.micros(total / sales * 1e6)) CPU per sale (\(parts.joined(separator: ", ")))"
+    }
+}
+
+/// Starts a topology, drives it with the load clients, and tears it down.
+enum TopologyRun {
+    static func measure(_ topology: Topology, shape: RunShape, wire: Wire, replyBytes: Int) throws -> RunMeasurement {
+        let context = try Context(ioThreads: 1, maxSockets: Int32(max(4096, shape.lanes * 4 + 64)))
+        defer { context.terminate() }
+        var teardown: [() -> Void] = []
+        defer { for step in teardown.reversed() { step() } }
+
+        let endpoint: String
+        switch topology {
+        case .bridgeWithSimulator(let sync):
+            let lanes = (0..<shape.lanes).map {
+                SimulatedLane(
+                    id: Wire.laneId($0), platform: .ios, behaviour: LaneBehaviour(encoding: shape.encoding))
+            }
+            let simulator = Simulator(lanes: lanes, context: context, historyLimit: 16)
+            teardown.append { simulator.stop() }
+            let threads = ThreadCPU.threadIds()
+            let endpoints = try simulator.start()
+            ThreadCPU.label(threadsSince: threads, as: "simulator")
+            let bridge = try startBridge(
+                lanes: (0..<shape.lanes).map { endpoints[Wire.laneId($0)]! }, sync: sync, folder: shape.journalFolder,
+                teardown: &teardown)
+            endpoint = bridge
+            for lane in 0..<shape.lanes where !simulator.waitForHello(lane: Wire.laneId(lane), timeout: .seconds(30)) {
+                throw BenchError("lane \(Wire.laneId(lane)) never connected to the bridge")
+            }
+        case .bridgeWithEcho(let sync):
+            let echo = try EchoRelay(context: context, lanes: shape.lanes, wire: wire)
+            teardown.append { echo.stopAndJoin() }
+            endpoint = try startBridge(
+                lanes: echo.endpoints, sync: sync, folder: shape.journalFolder, teardown: &teardown)
+            guard echo.readiness.waitForAll(timeoutSeconds: 30) else {
+                throw BenchError("not every echo relay heard the bridge's hello")
+            }
+        case .raw:
+            let echo = try EchoRelay(context: context, lanes: shape.lanes, wire: wire)
+            teardown.append { echo.stopAndJoin() }
+            let raw = try RawRelay(context: context, relayEndpoints: echo.endpoints, wire: wire, replyBytes: replyBytes)
+            teardown.append { raw.stopAndJoin() }
+            endpoint = raw.commandEndpoint
+            guard echo.readiness.waitForAll(timeoutSeconds: 30) else {
+                throw BenchError("not every echo relay heard the raw relay's hello")
+            }
+        }
+        return try drive(endpoint: endpoint, context: context, shape: shape)
+    }
+
+    /// Starts an in-process bridge on `lanes` (relay endpoints); returns its command endpoint.
+    private static func startBridge(
+        lanes: [String], sync: JournalSync, folder: String, teardown: inout [() -> Void]
+    ) throws -> String {
+        let journal = (folder as NSString).appendingPathComponent("bench-\(UUID().uuidString).sqlite")
+        var configuration = BridgeConfiguration()
+        configuration.command = "tcp://127.0.0.1:*"
+        configuration.events = "tcp://127.0.0.1:*"
+        configuration.journal = journal
+        configuration.journalSync = sync
+        configuration.terminal.merchantKey = Wire.merchantKey
+        configuration.terminal.appId = Wire.settings.appId
+        configuration.lanes = lanes.enumerated().map { index, endpoint in
+            LaneConfiguration(
+                id: Wire.laneId(index), endpoint: endpoint, platform: .ios, terminal: configuration.terminal)
+        }
+        var logger = Logger(label: "vivabridge.bench") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .error
+        let bridge = try Bridge(configuration: configuration, logger: logger)
+        let threads = ThreadCPU.threadIds()
+        let bound = try bridge.start()
+        ThreadCPU.label(threadsSince: threads, as: "bridge-loop")
+        teardown.append {
+            bridge.halt()
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: journal + suffix) }
+        }
+        return bound.command
+    }
+
+    /// Runs the load clients against `endpoint` for the warm-up and the measured window.
+    static func drive(endpoint: String, context: Context, shape: RunShape) throws -> RunMeasurement {
+        let start = Monotonic.now()
+        let measureFrom = start + UInt64(shape.warmupSeconds * 1e9)
+        let end = measureFrom + UInt64(shape.seconds * 1e9)
+        let clients = max(1, min(shape.clients, shape.lanes))
+        var workers: [Worker<LoadResult>] = []
+        for client in 0..<clients {
+            let lanes = Array(stride(from: client, to: shape.lanes, by: clients))
+            let plan = LoadPlan(
+                endpoint: endpoint, client: client, lanes: lanes, window: shape.window,
+                ratePerSecond: shape.pacedRate.map { $0 / Double(clients) }, measureFromNs: measureFrom, endNs: end)
+            workers.append(LoadClient.start(context: context, plan: plan))
+        }
+        // CPU is read at the edges of the measured window, while every thread is still there.
+        func sleep(until deadline: UInt64) {
+            let now = Monotonic.now()
+            if deadline > now { Thread.sleep(forTimeInterval: Double(deadline - now) / 1e9) }
+        }
+        sleep(until: measureFrom)
+        let cpuBefore = ThreadCPU.snapshot()
+        let machineBefore = ThreadCPU.machineBusySeconds()
+        let ownBefore = ThreadCPU.ownSeconds()
+        let windowStart = Monotonic.now()
+        sleep(until: end - min(UInt64(20_000_000), (end - measureFrom) / 10))
+        let cpuAfter = ThreadCPU.snapshot()
+        let machineAfter = ThreadCPU.machineBusySeconds()
+        let ownAfter = ThreadCPU.ownSeconds()
+        let measured = Monotonic.seconds(Monotonic.now() - windowStart)
+        let results = workers.map { $0.join() }
+        if let error = results.compactMap(\.error).first { throw BenchError(error) }
+        let completed = results.map(\.completedInWindow).reduce(0, +)
+        return RunMeasurement(
+            salesPerSecond: Double(completed) / shape.seconds,
+            latency: LatencySummary(samples: results.flatMap(\.samples)),
+            replies: results.map(\.replies).reduce(0, +),
+            nonSuccess: results.map(\.nonSuccess).reduce(0, +),
+            firstNonSuccess: results.compactMap(\.firstNonSuccess).first,
+            replyBytes: results.map(\.replyBytes).max() ?? 0,
+            cpu: ThreadCPU.delta(cpuBefore, cpuAfter),
+            otherProcessesCores: max(0, (machineAfter - machineBefore) - (ownAfter - ownBefore)) / measured,
+            measuredSeconds: measured, completed: completed)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// CPU time of this process's threads grouped by thread name (`/proc/self/task/*/stat`), so a run can say
+/// where its CPU went: the bridge's loop, the simulator, the load clients, libzmq's I/O threads.
+enum ThreadCPU {
+    static func snapshot() -> [String: Double] {
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        var byName: [String: Double] = [:]
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return [:] }
+        for task in tasks {
+            guard let text = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")")
+            else { continue }
+            let name = String(text[text.index(after: open)..<close])
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+            byName[group(name), default: 0] += (user + system) / ticks
+        }
+        return byName
+    }
+
+    /// Seconds of CPU per group between two snapshots.
+    static func delta(_ before: [String: Double], _ after: [String: Double]) -> [String: Double] {
+        var out: [String: Double] = [:]
+        for (name, value) in after { out[name] = value - (before[name] ?? 0) }
+        return out
+    }
+
+    /// CPU seconds the whole machine spent busy (`/proc/stat`: everything but idle and iowait), so a run can
+    /// say how much of the 2 cores other processes took while it measured.
+    static func machineBusySeconds() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") })
+        else { return 0 }
+        let values = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard values.count >= 8 else { return 0 }
+        // user nice system idle iowait irq softirq steal
+        let busy = values[0] + values[1] + values[2] + values[5] + values[6] + values[7]
+        return busy / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// CPU seconds of this process, every thread, including those that ended.
+    static func ownSeconds() -> Double { ProcessStats.tickSeconds(pid: getpid()) ?? 0 }
+
+    /// The ids of this process's threads.
+    static func threadIds() -> Set<String> {
+        Set((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? [])
+    }
+
+    /// Names the threads started since `before` that still carry the process's own name (Foundation's
+    /// `Thread.name` does not reach the kernel on Linux), so that CPU can be told apart by thread.
+    static func label(threadsSince before: Set<String>, as name: String) {
+        let inherited = (try? String(contentsOfFile: "/proc/self/comm", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        for task in threadIds().subtracting(before) {
+            let path = "/proc/self/task/\(task)/comm"
+            let current = (try? String(contentsOfFile: path, encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            guard current == inherited else { continue }
+            try? String(name.prefix(15)).write(toFile: path, atomically: false, encoding: .utf8)
+        }
+    }
+
+    /// Names the calling thread (at most 15 bytes reach the kernel).
+    static func nameCurrentThread(_ name: String) {
+        try? String(name.prefix(15)).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+    }
+
+    private static func group(_ name: String) -> String {
+        if name.hasPrefix("ZMQbg") { return "libzmq I/O" }
+        if name.hasPrefix("bench-client") { return "load clients" }
+        if name.hasPrefix("bridge-loop") { return "bridge loop" }
+        if name.hasPrefix("simulator") { return "simulator" }
+        if name.hasPrefix("bench-raw") { return "raw relay" }
+        if name.hasPrefix("bench-echo") { return "echo relay" }
+        return "other"
+    }
+}
