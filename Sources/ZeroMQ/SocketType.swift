@@ -3,6 +3,8 @@ import CZeroMQ
 /// The kinds of libzmq socket this module offers.
 public enum SocketType: Sendable, CaseIterable {
     case req, rep, dealer, router, pub, sub, push, pull, pair
+    /// A PUB that also receives its subscribers' (un)subscriptions: `[1 or 0, prefix…]` frames.
+    case xpub
 
     var rawValue: Int32 {
         switch self {
@@ -15,6 +17,7 @@ public enum SocketType: Sendable, CaseIterable {
         case .push: ZMQ_PUSH
         case .pull: ZMQ_PULL
         case .pair: ZMQ_PAIR
+        case .xpub: ZMQ_XPUB
         }
     }
 }

@@ -252,6 +252,6 @@ extension Correlator {
         body["lane"] = .string(lane.id)
         body["action"] = .string(action)
         for (key, value) in fields { body[key] = value }
-        emit(.publish(topic: "\(lane.id).\(action).orphan", body: body))
+        emitEvent("\(lane.id).\(action).orphan", body)
     }
 }

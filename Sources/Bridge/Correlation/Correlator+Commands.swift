@@ -115,9 +115,7 @@ extension Correlator {
             reject(conflict(command), to: target)
             return true
         }
-        if let text = stored.reply, case .object(let reply)? = try? JSONValue.parse(Array(text.utf8)) {
-            if target != .pull { emit(.reply(target, reply)) }
-        }
+        if let text = stored.reply, target != .pull { emit(.reply(target, Array(text.utf8))) }
         return true
     }
 

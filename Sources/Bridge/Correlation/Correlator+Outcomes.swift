@@ -48,10 +48,10 @@ extension Correlator {
     func reject(_ rejection: Rejection, to target: ReplyTarget) {
         let reply = Self.rejectionReply(rejection)
         switch target {
-        case .router: emit(.reply(target, reply))
+        case .router: emitReply(target, reply)
         case .pull:
             let lane = rejection.lane.flatMap { lanes[$0] != nil ? $0 : nil } ?? "bridge"
-            emit(.publish(topic: "\(lane).\(rejection.action ?? "command").result", body: reply))
+            emitEvent("\(lane).\(rejection.action ?? "command").result", reply)
         }
     }
 
@@ -59,11 +59,12 @@ extension Correlator {
     /// record leave memory. `event` is `result`, `unknown` or `late_result`.
     func finalize(_ record: CommandRecord, _ final: FinalOutcome, event: String = "result") {
         let reply = Self.replyObject(id: record.id, lane: record.lane, action: record.action.rawValue, final)
-        let text = JSONValue.object(reply).serializedString
+        let bytes = JSONValue.object(reply).serialized()
+        let text = String(decoding: bytes, as: UTF8.self)
         let now = nowMs()
         emit(.journal(.final(id: record.id, outcome: final.outcome.rawValue, reply: text, late: final.late, atMs: now)))
-        for waiter in record.waiters where waiter != .pull { emit(.reply(waiter, reply)) }
-        emit(.publish(topic: "\(record.lane).\(record.action.rawValue).\(event)", body: reply))
+        for waiter in record.waiters where waiter != .pull { emit(.reply(waiter, bytes)) }
+        emit(.publish(topic: "\(record.lane).\(record.action.rawValue).\(event)", body: .serialized(bytes)))
         records[record.id] = nil
         finalizedSinceCommit[record.id] = StoredCommand(
             id: record.id, lane: record.lane, action: record.action.rawValue, fingerprint: record.fingerprint,
@@ -83,7 +84,7 @@ extension Correlator {
         let text = JSONValue.object(reply).serializedString
         let now = nowMs()
         emit(.journal(.final(id: stored.id, outcome: final.outcome.rawValue, reply: text, late: true, atMs: now)))
-        emit(.publish(topic: "\(lane).\(stored.action).late_result", body: reply))
+        emitEvent("\(lane).\(stored.action).late_result", reply)
         var updated = stored
         updated.outcome = final.outcome.rawValue
         updated.reply = text
@@ -97,7 +98,7 @@ extension Correlator {
         body["id"] = .string(record.id)
         body["lane"] = .string(record.lane)
         body["action"] = .string(record.action.rawValue)
-        emit(.publish(topic: "\(record.lane).\(record.action.rawValue).\(event)", body: body))
+        emitEvent("\(record.lane).\(record.action.rawValue).\(event)", body)
     }
 
     /// Publishes a lane event (`lane.connected`, `batch.opened`, ...) with extra fields.
@@ -105,6 +106,6 @@ extension Correlator {
         var body = JSONObject()
         body["lane"] = .string(lane)
         for (key, value) in fields { body[key] = value }
-        emit(.publish(topic: "\(lane).\(topic)", body: body))
+        emitEvent("\(lane).\(topic)", body)
     }
 }

@@ -50,8 +50,8 @@ extension Correlator {
         reply["result"] = .object(result)
         reply["late"] = .bool(false)
         switch target {
-        case .router: emit(.reply(target, reply))
-        case .pull: emit(.publish(topic: "bridge.\(command.action).result", body: reply))
+        case .router: emitReply(target, reply)
+        case .pull: emitEvent("bridge.\(command.action).result", reply)
         }
     }
 

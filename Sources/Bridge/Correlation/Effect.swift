@@ -7,8 +7,27 @@ enum Effect {
     case journal(JournalEntry)
     /// Frames for a lane's relay; `recordId` names the command whose URL this is, if any.
     case send(lane: String, frames: [[UInt8]], recordId: String?)
-    /// A reply to a command's sender.
-    case reply(ReplyTarget, JSONObject)
+    /// A reply to a command's sender, serialized.
+    case reply(ReplyTarget, [UInt8])
     /// An event; the loop stamps `seq`, `epoch` and `time` when it publishes.
-    case publish(topic: String, body: JSONObject)
+    case publish(topic: String, body: EventBody)
+}
+
+/// An event's body before the loop stamps it: built by the correlator, or already serialized (a
+/// `result` event reuses its reply's bytes).
+enum EventBody {
+    case object(JSONObject)
+    case serialized([UInt8])
+}
+
+extension Correlator {
+    /// Serializes `reply` for `target`.
+    func emitReply(_ target: ReplyTarget, _ reply: JSONObject) {
+        emit(.reply(target, JSONValue.object(reply).serialized()))
+    }
+
+    /// Publishes an event whose body is `body`.
+    func emitEvent(_ topic: String, _ body: JSONObject) {
+        emit(.publish(topic: topic, body: .object(body)))
+    }
 }

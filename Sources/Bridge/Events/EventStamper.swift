@@ -7,14 +7,33 @@ struct EventStamper {
 
     init(epoch: Int) { self.epoch = epoch }
 
-    /// The two frames of the next event: its topic and its JSON body.
-    mutating func frames(topic: String, body: JSONObject, nowMs: Int64) -> [[UInt8]] {
+    /// The two frames of the next event: its topic and its JSON body, the stamp written first.
+    mutating func frames(topic: String, body: EventBody, nowMs: Int64) -> [[UInt8]] {
         seq += 1
-        var stamped = JSONObject()
-        stamped["seq"] = .number(JSONNumber(seq))
-        stamped["epoch"] = .number(JSONNumber(epoch))
-        stamped["time"] = .string(Timestamp.iso8601(ms: nowMs))
-        for (key, value) in body.pairs { stamped[key] = value }
-        return [Array(topic.utf8), JSONValue.object(stamped).serialized()]
+        let serialized: [UInt8]
+        switch body {
+        case .object(let object): serialized = JSONValue.object(object).serialized()
+        case .serialized(let bytes): serialized = bytes
+        }
+        var out = [UInt8]()
+        out.reserveCapacity(serialized.count + 64)
+        out.append(contentsOf: #"{"seq":"#.utf8)
+        out.append(contentsOf: String(seq).utf8)
+        out.append(contentsOf: #","epoch":"#.utf8)
+        out.append(contentsOf: String(epoch).utf8)
+        out.append(contentsOf: #","time":""#.utf8)
+        Timestamp.appendISO8601(ms: nowMs, to: &out)
+        out.append(UInt8(ascii: "\""))
+        // The body is a serialized object: splice its members in after the stamp.
+        if serialized.count > 2 {
+            out.append(UInt8(ascii: ","))
+            out.append(contentsOf: serialized[1...])
+        } else {
+            out.append(UInt8(ascii: "}"))
+        }
+        return [Array(topic.utf8), out]
     }
+
+    /// Counts an event nobody subscribes to: its `seq` is used, nothing is built or sent.
+    mutating func skip() { seq += 1 }
 }

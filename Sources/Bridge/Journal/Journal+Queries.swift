@@ -5,8 +5,12 @@ extension Journal {
         "id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms"
 
     /// The command journaled under `id`, if any.
+    ///
+    /// Asked for every new command, so it reads outside a transaction (`inDatabase`): GRDB's `read`
+    /// switches the connection to read-only and back, which costs SQLite a re-preparation of the cached
+    /// statements each time (measured: 46 µs against 6 µs per look-up).
     func command(id: String) throws -> StoredCommand? {
-        try database.read { db in
+        try database.inDatabase { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT \(Self.columns) FROM commands WHERE id = ?"), arguments: [id]
             ).map(Self.stored)
@@ -15,7 +19,7 @@ extension Journal {
 
     /// The newest sale on `lane` with `clientTransactionId` whose outcome is still `unknown`.
     func unknownSale(lane: String, clientTransactionId: String) throws -> StoredCommand? {
-        try database.read { db in
+        try database.inDatabase { db in
             try Row.fetchOne(
                 db.cachedStatement(
                     sql: """

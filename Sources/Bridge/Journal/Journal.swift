@@ -10,6 +10,7 @@ final class Journal {
     let database: DatabaseQueue
     /// The file the journal lives in.
     let path: String
+    private var checkpointer: JournalCheckpointer?
 
     /// Opens (or creates) the journal at `path`, in WAL mode.
     init(path: String, sync: JournalSync) throws {
@@ -19,13 +20,24 @@ final class Journal {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
         var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = \(sync == .full ? "FULL" : "NORMAL")")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
         }
         database = try DatabaseQueue(path: path, configuration: configuration)
         try migrate()
+        checkpointer = try JournalCheckpointer(path: path)
     }
+
+    /// Stops the checkpointer after a last checkpoint. The loop calls it when it ends.
+    func close() {
+        checkpointer?.stop()
+        checkpointer = nil
+    }
+
+    deinit { close() }
 
     private func migrate() throws {
         var migrator = DatabaseMigrator()

@@ -27,6 +27,13 @@ final class BridgeLoop {
     private let poller = Poller()
     private var shutdownDeadlineMs: Int64?
     private var lastTickMs: Int64 = 0
+    /// When the correlator next has something due, as of the end of the last turn.
+    private var nextDueMs: Int64?
+    /// The prefixes subscribers asked for (XPUB reports the first subscription to a prefix and the
+    /// last unsubscription); an event no prefix matches is counted but never built.
+    private var subscriptions: Set<[UInt8]> = []
+    private let eventsIndex: Int
+    private let laneBase: Int
     let bound: BoundEndpoints
 
     init(
@@ -49,7 +56,7 @@ final class BridgeLoop {
         try commands.setReceiveHighWaterMark(10_000)
         try commands.setSendHighWaterMark(10_000)
         try commands.bind(configuration.command)
-        events = try Socket(context, .pub)
+        events = try Socket(context, .xpub)
         try events.setSendHighWaterMark(100_000)
         try events.bind(configuration.events)
         if let endpoint = configuration.commandPull {
@@ -67,6 +74,8 @@ final class BridgeLoop {
         poller.add(control)
         poller.add(commands)
         if let pull { poller.add(pull) }
+        eventsIndex = poller.add(events)
+        laneBase = eventsIndex + 1
         for lane in configuration.lanes {
             let link = try LaneLink(
                 context: context, lane: lane, heartbeatIntervalMs: configuration.heartbeatIntervalMs,
@@ -91,7 +100,7 @@ final class BridgeLoop {
         while running {
             try poller.poll(timeoutMilliseconds: pollTimeout())
             running = readControl()
-            let laneBase = pull == nil ? 2 : 3
+            readSubscriptions()
             drain(commands, index: 1) { frames in
                 guard frames.count >= 2, let body = frames.last else { return }
                 correlator.receiveCommand(body, from: .router(envelope: Array(frames.dropLast())))
@@ -107,11 +116,12 @@ final class BridgeLoop {
                 if !poller.ready(socketIndex + 1).isEmpty { readMonitor(link) }
             }
             let now = clock.nowMs()
-            if now - lastTickMs >= Self.tickMs || (correlator.nextDueMs().map { $0 <= now } ?? false) {
+            if now - lastTickMs >= Self.tickMs || (nextDueMs.map { $0 <= now } ?? false) {
                 lastTickMs = now
                 correlator.tick()
             }
             try carryOutEffects()
+            nextDueMs = correlator.nextDueMs()
             if let deadline = shutdownDeadlineMs, correlator.outstandingCount == 0 || clock.nowMs() >= deadline {
                 if correlator.outstandingCount > 0 {
                     logger.warning(
@@ -127,8 +137,8 @@ final class BridgeLoop {
     private func pollTimeout() -> Int {
         if correlator.hasEffects { return 0 }
         let now = clock.nowMs()
-        var wait = Self.tickMs
-        if let due = correlator.nextDueMs() { wait = min(wait, max(0, due - now)) }
+        var wait = max(0, lastTickMs + Self.tickMs - now)
+        if let due = nextDueMs { wait = min(wait, max(0, due - now)) }
         return Int(wait)
     }
 
@@ -158,6 +168,20 @@ final class BridgeLoop {
             }
         }
         return true
+    }
+
+    private func readSubscriptions() {
+        drain(events, index: eventsIndex) { frames in
+            guard let frame = frames.first, let kind = frame.first else { return }
+            let prefix = Array(frame.dropFirst())
+            if kind == 1 { subscriptions.insert(prefix) } else if kind == 0 { subscriptions.remove(prefix) }
+        }
+    }
+
+    private func wanted(_ topic: String) -> Bool {
+        if subscriptions.contains([]) { return true }
+        let bytes = Array(topic.utf8)
+        return subscriptions.contains { bytes.starts(with: $0) }
     }
 
     private func readMonitor(_ link: LaneLink) {
@@ -193,21 +217,31 @@ final class BridgeLoop {
                 case .reply(let target, let reply):
                     guard case .router(let envelope) = target else { continue }
                     do {
-                        if try !commands.send(envelope + [JSONValue.object(reply).serialized()], wait: false) {
+                        if try !commands.send(envelope + [reply], wait: false) {
                             logger.warning(
                                 "reply dropped: the caller is not reading",
-                                metadata: ["id": "\(reply["id"]?.stringValue ?? "-")"])
+                                metadata: ["reply": "\(Self.replyId(reply))"])
                         }
                     } catch {
                         logger.notice(
                             "reply not delivered: the caller is gone",
-                            metadata: ["id": "\(reply["id"]?.stringValue ?? "-")"])
+                            metadata: ["reply": "\(Self.replyId(reply))"])
                     }
                 case .publish(let topic, let body):
-                    _ = try? events.send(stamper.frames(topic: topic, body: body, nowMs: clock.nowMs()), wait: false)
+                    if wanted(topic) {
+                        _ = try? events.send(
+                            stamper.frames(topic: topic, body: body, nowMs: clock.nowMs()), wait: false)
+                    } else {
+                        stamper.skip()
+                    }
                 }
             }
         }
+    }
+
+    /// The `id` of a serialized reply, for a log line.
+    private static func replyId(_ reply: [UInt8]) -> String {
+        (try? JSONValue.parse(reply))?.objectValue?["id"]?.stringValue ?? "-"
     }
 
     private func closeAll() {
@@ -216,5 +250,6 @@ final class BridgeLoop {
         pull?.close()
         events.close()
         control.close()
+        journal.close()
     }
 }

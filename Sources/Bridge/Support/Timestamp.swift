@@ -3,13 +3,19 @@
 enum Timestamp {
     /// Formats milliseconds since 1970 in UTC.
     static func iso8601(ms: Int64) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(29)
+        appendISO8601(ms: ms, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 of ``iso8601(ms:)`` to `out`, allocating nothing else.
+    static func appendISO8601(ms: Int64, to out: inout [UInt8]) {
         let millis = Int(((ms % 1000) + 1000) % 1000)
         let seconds = (ms - Int64(millis)) / 1000
         let days = Int(floorDiv(seconds, 86_400))
         let secondOfDay = Int(seconds - Int64(days) * 86_400)
         let (year, month, day) = civil(fromDays: days)
-        var out = [UInt8]()
-        out.reserveCapacity(29)
         append(year, width: 4, to: &out)
         out.append(UInt8(ascii: "-"))
         append(month, width: 2, to: &out)
@@ -24,7 +30,6 @@ enum Timestamp {
         out.append(UInt8(ascii: "."))
         append(millis, width: 3, to: &out)
         out.append(contentsOf: "+00:00".utf8)
-        return String(decoding: out, as: UTF8.self)
     }
 
     private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
@@ -32,13 +37,12 @@ enum Timestamp {
     }
 
     private static func append(_ value: Int, width: Int, to out: inout [UInt8]) {
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
-        var rest = value
-        for index in stride(from: width - 1, through: 0, by: -1) {
-            digits[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
         }
-        out.append(contentsOf: digits)
     }
 
     /// Howard Hinnant's days-to-civil algorithm.
