@@ -1,7 +1,9 @@
+import Foundation
 import GRDB
 
-/// The bridge journal's schema and statements (Sources/Bridge/Journal/Journal.swift, migration `v1`),
-/// copied so the benchmark can drive SQLite through GRDB as the bridge does. Keep it in step.
+/// The bridge journal's schema, statements and set-up (Sources/Bridge/Journal/Journal.swift, migration `v1`,
+/// and JournalCheckpointer.swift), copied so the benchmark can drive SQLite through GRDB as the bridge does.
+/// Keep it in step.
 enum JournalSchema {
     static let create = """
         CREATE TABLE commands (
@@ -59,15 +61,47 @@ enum JournalSchema {
         case full = "FULL"
     }
 
-    /// Opens a fresh journal at `path`: WAL, the given sync, the schema.
+    /// Opens a fresh journal at `path` as the bridge opens its own: WAL, the given sync, no automatic
+    /// checkpoint on this connection (a ``Checkpointer`` does them on its own thread), the schema.
     static func open(path: String, sync: Sync) throws -> DatabaseQueue {
         var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = \(sync.rawValue)")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
         }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.write { db in try db.execute(sql: create) }
         return queue
+    }
+
+    /// The bridge's `JournalCheckpointer`: a PASSIVE checkpoint every second from a connection and a thread of
+    /// its own, so that the measured connection never checkpoints inside a commit.
+    final class Checkpointer: Sendable {
+        private let stopSignal = DispatchSemaphore(value: 0)
+        private let finished = DispatchSemaphore(value: 0)
+
+        init(path: String, intervalMs: Int = 1000) throws {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(5)
+            let database = try DatabaseQueue(path: path, configuration: configuration)
+            let stopSignal = stopSignal
+            let finished = finished
+            let thread = Thread {
+                defer { finished.signal() }
+                while stopSignal.wait(timeout: .now() + .milliseconds(intervalMs)) == .timedOut {
+                    try? database.writeWithoutTransaction { db in
+                        try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                    }
+                }
+            }
+            thread.start()
+        }
+
+        func stop() {
+            stopSignal.signal()
+            finished.wait()
+        }
     }
 }
