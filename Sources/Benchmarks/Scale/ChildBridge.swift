@@ -50,6 +50,7 @@ final class ChildBridge {
             }
             if !process.isRunning {
                 let errors = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+                try? FileManager.default.removeItem(atPath: folder)
                 throw BenchError("vivabridge run exited with \(process.terminationStatus): \(errors.suffix(2000))")
             }
             Thread.sleep(forTimeInterval: 0.05)
@@ -70,6 +71,15 @@ final class ChildBridge {
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The sizes in bytes of the journal's files (database, `-wal`, `-shm`); 0 for a file not there.
+    var journalFiles: (database: Int, wal: Int, shm: Int) {
+        func size(_ suffix: String) -> Int {
+            let path = folder + "/journal.sqlite" + suffix
+            return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        }
+        return (size(""), size("-wal"), size("-shm"))
     }
 
     /// The child's stderr, for a failure report.

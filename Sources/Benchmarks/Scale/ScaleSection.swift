@@ -138,13 +138,14 @@ struct ScaleSection {
                         recordLatency: false))
             }
             // RSS at every tenth of the way; the first tenth is the 100,000 of the full run.
-            var checkpoints: [(sales: Int, rss: Int, seconds: Double)] = []
+            var checkpoints: [(sales: Int, rss: Int, seconds: Double, wal: Int)] = []
             var nextCheckpoint = 1
             while nextCheckpoint <= 10 {
                 let done = counter.current
                 if done >= salesForMemory * nextCheckpoint / 10 {
                     let rss = ProcessStats.residentBytes(pid: child.pid) ?? 0
-                    checkpoints.append((done, rss, Monotonic.seconds(Monotonic.now() - start)))
+                    checkpoints.append(
+                        (done, rss, Monotonic.seconds(Monotonic.now() - start), child.journalFiles.wal))
                     nextCheckpoint += 1
                     continue
                 }
@@ -169,11 +170,21 @@ struct ScaleSection {
                     baseline: "\(Format.megabytes(first.rss)) after \(Format.count(Double(first.sales)))",
                     ratio: Double(last.rss) / Double(first.rss), target: "<= 1.10x",
                     verdict: Double(last.rss) <= Double(first.rss) * 1.10 ? .met : .notMet))
+            let files = child.journalFiles
+            out.rows.append(
+                Row(
+                    section: "scale", figure: "journal WAL file after \(Format.count(Double(last.sales))) sales",
+                    value: Format.megabytes(last.wal),
+                    baseline: "\(Format.megabytes(first.wal)) after \(Format.count(Double(first.sales)))",
+                    ratio: first.wal > 0 ? Double(last.wal) / Double(first.wal) : nil))
             out.notes.append(
                 "scale: memory run, \(lanes) lanes, \(clientCount) clients x window \(window), journal normal: "
                     + "\(Format.count(Double(last.sales))) sales in \(String(format: "%.1f", elapsed)) s "
                     + "(\(Format.rate(Double(last.sales) / elapsed)) through the child bridge), \(nonSuccess) not success; "
-                    + "RSS by tenths: " + checkpoints.map { Format.megabytes($0.rss) }.joined(separator: ", "))
+                    + "RSS by tenths: " + checkpoints.map { Format.megabytes($0.rss) }.joined(separator: ", ")
+                    + "; WAL by tenths: " + checkpoints.map { Format.megabytes($0.wal) }.joined(separator: ", ")
+                    + "; journal files at the end: database \(Format.megabytes(files.database)), "
+                    + "WAL \(Format.megabytes(files.wal)), shm \(Format.megabytes(files.shm))")
         } catch {
             out.failures.append("scale: memory: \(error)")
         }
