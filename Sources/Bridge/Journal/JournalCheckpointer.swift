@@ -7,7 +7,15 @@ import GRDB
 /// own, copies the WAL back into the database every `intervalMs` with a PASSIVE checkpoint, which never
 /// blocks the writer. Left to SQLite, the checkpoint ran inside one of the loop's commits every thousand
 /// pages: three `fdatasync`s and a 4 to 5 ms stall of every lane at once (docs/PERFORMANCE.md).
+///
+/// A PASSIVE checkpoint cannot rewind the WAL while the writer keeps appending, so under steady load
+/// the file would grow without end. Once it holds more than `restartFrames` frames, a RESTART
+/// checkpoint makes the writer wait for the few frames left (the PASSIVE ones copied the rest) so that
+/// the next commit starts the WAL again from its beginning: one short pause per 64 MB of journal.
 final class JournalCheckpointer: Sendable {
+    /// The WAL size, in frames (pages), past which a checkpoint rewinds it (64 MB at 4 KB pages).
+    static let restartFrames = 16_384
+
     private let stopSignal = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -21,7 +29,10 @@ final class JournalCheckpointer: Sendable {
         let thread = Thread {
             defer { finished.signal() }
             while stopSignal.wait(timeout: .now() + .milliseconds(intervalMs)) == .timedOut {
-                try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+                try? database.writeWithoutTransaction { db in
+                    let frames = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")?[1] as Int? ?? 0
+                    if frames > Self.restartFrames { try db.execute(sql: "PRAGMA wal_checkpoint(RESTART)") }
+                }
             }
             try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         }
