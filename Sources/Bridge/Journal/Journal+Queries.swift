@@ -1,8 +1,7 @@
 import GRDB
 
 extension Journal {
-    private static let columns =
-        "id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms"
+    private static let columns = JournalSQL.commandColumns
 
     /// The command journaled under `id`, if any.
     ///
@@ -12,7 +11,7 @@ extension Journal {
     func command(id: String) throws -> StoredCommand? {
         try database.inDatabase { db in
             try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(Self.columns) FROM commands WHERE id = ?"), arguments: [id]
+                db.cachedStatement(sql: JournalSQL.lookup), arguments: [id]
             ).map(Self.stored)
         }
     }

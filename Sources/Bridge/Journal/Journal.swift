@@ -44,41 +44,7 @@ final class Journal {
     private func migrate() throws {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE commands (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        lane TEXT,
-                        action TEXT NOT NULL,
-                        fingerprint TEXT NOT NULL,
-                        client_transaction_id TEXT,
-                        state TEXT NOT NULL,
-                        outcome TEXT,
-                        reply TEXT,
-                        late INTEGER NOT NULL DEFAULT 0,
-                        deadline_ms INTEGER,
-                        created_ms INTEGER NOT NULL,
-                        updated_ms INTEGER NOT NULL
-                    );
-                    CREATE INDEX commands_outstanding ON commands(state) WHERE state != 'final';
-                    CREATE INDEX commands_unknown_sales ON commands(lane, client_transaction_id)
-                        WHERE outcome = 'unknown';
-                    CREATE TABLE callbacks (
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                        lane TEXT NOT NULL,
-                        received_ms INTEGER NOT NULL,
-                        fields TEXT NOT NULL,
-                        matched_id TEXT,
-                        disposition TEXT NOT NULL
-                    );
-                    CREATE TABLE batches (
-                        lane TEXT PRIMARY KEY NOT NULL,
-                        name TEXT,
-                        batch_id TEXT,
-                        opened_ms INTEGER NOT NULL
-                    );
-                    CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-                    """)
+            try db.execute(sql: JournalSQL.schema)
         }
         try migrator.migrate(database)
     }
@@ -104,12 +70,7 @@ final class Journal {
     private static func apply(_ entry: JournalEntry, in db: Database) throws {
         switch entry {
         case .insert(let row):
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO commands(id, lane, action, fingerprint, client_transaction_id, state, outcome, reply,
-                        deadline_ms, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(arguments: [
+            try db.cachedStatement(sql: JournalSQL.insertCommand).execute(arguments: [
                 row.id, row.lane, row.action, row.fingerprint, row.clientTransactionId, row.state.rawValue,
                 row.outcome, row.reply, row.deadlineMs, row.createdMs, row.createdMs,
             ])
@@ -120,14 +81,11 @@ final class Journal {
             try db.cachedStatement(sql: "UPDATE commands SET deadline_ms = ? WHERE id = ?")
                 .execute(arguments: [deadline, id])
         case .final(let id, let outcome, let reply, let late, let at):
-            try db.cachedStatement(
-                sql:
-                    "UPDATE commands SET state = 'final', outcome = ?, reply = ?, late = ?, updated_ms = ? WHERE id = ?"
-            ).execute(arguments: [outcome, reply, late, at, id])
+            try db.cachedStatement(sql: JournalSQL.finalUpdate).execute(arguments: [outcome, reply, late, at, id])
         case .callback(let lane, let at, let fields, let matched, let disposition):
-            try db.cachedStatement(
-                sql: "INSERT INTO callbacks(lane, received_ms, fields, matched_id, disposition) VALUES (?, ?, ?, ?, ?)"
-            ).execute(arguments: [lane, at, fields, matched, disposition])
+            try db.cachedStatement(sql: JournalSQL.insertCallback).execute(arguments: [
+                lane, at, fields, matched, disposition,
+            ])
         case .batch(let lane, let batch):
             if let batch {
                 try db.cachedStatement(

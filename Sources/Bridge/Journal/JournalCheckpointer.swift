@@ -12,15 +12,15 @@ import GRDB
 /// the file would grow without end. Once it holds more than `restartFrames` frames, a RESTART
 /// checkpoint makes the writer wait for the few frames left (the PASSIVE ones copied the rest) so that
 /// the next commit starts the WAL again from its beginning: one short pause per 64 MB of journal.
-final class JournalCheckpointer: Sendable {
+package final class JournalCheckpointer: Sendable {
     /// The WAL size, in frames (pages), past which a checkpoint rewinds it (64 MB at 4 KB pages).
-    static let restartFrames = 16_384
+    package static let restartFrames = 16_384
 
     private let stopSignal = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts checkpointing the journal at `path`.
-    init(path: String, intervalMs: Int = 1000) throws {
+    package init(path: String, intervalMs: Int = 1000) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         let database = try DatabaseQueue(path: path, configuration: configuration)
@@ -41,7 +41,7 @@ final class JournalCheckpointer: Sendable {
     }
 
     /// Stops after a last, complete checkpoint; returns when the thread has ended.
-    func stop() {
+    package func stop() {
         stopSignal.signal()
         finished.wait()
     }

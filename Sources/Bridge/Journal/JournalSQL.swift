@@ -1,0 +1,56 @@
+/// The journal's schema and the statements of its hot path, in one place: the bridge's `Journal` runs
+/// them, and the benchmark's journal section measures the same text.
+package enum JournalSQL {
+    /// Migration `v1`: commands, callbacks, open batches, and the bridge's own counters.
+    package static let schema = """
+        CREATE TABLE commands (
+            id TEXT PRIMARY KEY NOT NULL,
+            lane TEXT,
+            action TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            client_transaction_id TEXT,
+            state TEXT NOT NULL,
+            outcome TEXT,
+            reply TEXT,
+            late INTEGER NOT NULL DEFAULT 0,
+            deadline_ms INTEGER,
+            created_ms INTEGER NOT NULL,
+            updated_ms INTEGER NOT NULL
+        );
+        CREATE INDEX commands_outstanding ON commands(state) WHERE state != 'final';
+        CREATE INDEX commands_unknown_sales ON commands(lane, client_transaction_id)
+            WHERE outcome = 'unknown';
+        CREATE TABLE callbacks (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            lane TEXT NOT NULL,
+            received_ms INTEGER NOT NULL,
+            fields TEXT NOT NULL,
+            matched_id TEXT,
+            disposition TEXT NOT NULL
+        );
+        CREATE TABLE batches (
+            lane TEXT PRIMARY KEY NOT NULL,
+            name TEXT,
+            batch_id TEXT,
+            opened_ms INTEGER NOT NULL
+        );
+        CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+        """
+
+    /// A command accepted.
+    package static let insertCommand = """
+        INSERT INTO commands(id, lane, action, fingerprint, client_transaction_id, state, outcome, reply,
+            deadline_ms, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    /// A callback received.
+    package static let insertCallback =
+        "INSERT INTO callbacks(lane, received_ms, fields, matched_id, disposition) VALUES (?, ?, ?, ?, ?)"
+    /// A command's final outcome and reply.
+    package static let finalUpdate =
+        "UPDATE commands SET state = 'final', outcome = ?, reply = ?, late = ?, updated_ms = ? WHERE id = ?"
+    /// Columns of a stored command, in the order `Journal` reads them.
+    package static let commandColumns =
+        "id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms"
+    /// The look-up of a command by id, made for every new command.
+    package static let lookup = "SELECT \(commandColumns) FROM commands WHERE id = ?"
+}
