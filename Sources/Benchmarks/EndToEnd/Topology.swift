@@ -117,7 +117,9 @@ enum TopologyRun {
     private static func startBridge(
         lanes: [String], sync: JournalSync, folder: String, teardown: inout [() -> Void]
     ) throws -> String {
-        let journal = (folder as NSString).appendingPathComponent("bench-\(UUID().uuidString).sqlite")
+        // A folder per bridge, removed whole: nothing of the journal can outlive the run.
+        let runFolder = (folder as NSString).appendingPathComponent("bench-e2e-\(UUID().uuidString)")
+        let journal = (runFolder as NSString).appendingPathComponent("journal.sqlite")
         var configuration = BridgeConfiguration()
         configuration.command = "tcp://127.0.0.1:*"
         configuration.events = "tcp://127.0.0.1:*"
@@ -137,7 +139,7 @@ enum TopologyRun {
         ThreadCPU.label(threadsSince: threads, as: "bridge-loop")
         teardown.append {
             bridge.halt()
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: journal + suffix) }
+            try? FileManager.default.removeItem(atPath: runFolder)
         }
         return bound.command
     }
