@@ -38,3 +38,27 @@ struct ScaleTests {
         #expect(sale.objectValue?["outcome"]?.stringValue == "undeliverable")
     }
 }
+
+@Suite("A journal that cannot be opened stops the start with a clear error")
+struct JournalErrorTests {
+    @Test("a journal path under a regular file names the file and the folder")
+    func unwritableJournal() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-not-a-folder-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var configuration = BridgeConfiguration()
+        configuration.command = "tcp://127.0.0.1:*"
+        configuration.events = "tcp://127.0.0.1:*"
+        configuration.journal = file.appendingPathComponent("journal.sqlite").path
+        let bridge = try Bridge(configuration: configuration, logger: Logger(label: "journal-error-test"))
+        do {
+            try bridge.start()
+            bridge.halt()
+            Issue.record("the bridge started without a journal")
+        } catch let error as JournalError {
+            #expect(error.path == configuration.journal)
+            #expect(error.description.contains(file.path))
+        }
+    }
+}

@@ -13,12 +13,35 @@ final class Journal {
     private var checkpointer: JournalCheckpointer?
 
     /// Opens (or creates) the journal at `path`, in WAL mode.
+    ///
+    /// - Throws: ``JournalError`` naming the file and what went wrong.
     init(path: String, sync: JournalSync) throws {
         self.path = path
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        do {
+            try Self.createFolder(of: path)
+            database = try Self.open(path: path, sync: sync)
+            try migrate()
+            checkpointer = try JournalCheckpointer(path: path)
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw JournalError(path: path, "cannot open it: \(error)")
         }
+    }
+
+    private static func createFolder(of path: String) throws(JournalError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard !folder.isEmpty else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw JournalError(
+                path: path,
+                "cannot create its folder \(folder) (\(error.localizedDescription)); check the path and permissions")
+        }
+    }
+
+    private static func open(path: String, sync: JournalSync) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
@@ -28,9 +51,7 @@ final class Journal {
             // When a checkpoint rewinds the WAL, the file is cut back to this size rather than kept.
             try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")
         }
-        database = try DatabaseQueue(path: path, configuration: configuration)
-        try migrate()
-        checkpointer = try JournalCheckpointer(path: path)
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// Stops the checkpointer after a last checkpoint. The loop calls it when it ends.
