@@ -6,9 +6,9 @@ extension Correlator {
     func receiveCallback(_ bytes: [UInt8], lane: LaneState) {
         let now = nowMs()
         lane.lastCallbackMs = now
-        let callback: Callback
+        let callback: ReceivedCallback
         do {
-            callback = try CallbackParser.parse(bytes)
+            callback = ReceivedCallback(try CallbackParser.parse(bytes))
         } catch {
             let text = Redaction.maskDigitRuns(String(decoding: bytes, as: UTF8.self))
             orphan(
@@ -24,13 +24,13 @@ extension Correlator {
     }
 
     /// The outcome a transaction callback reports by itself.
-    func outcome(of callback: Callback) -> FinalOutcome {
+    func outcome(of callback: ReceivedCallback) -> FinalOutcome {
         let outcome: Outcome =
             callback.isSuccess ? .success : (callback.status == "failure" ? .failure : .unknown)
         return FinalOutcome(outcome: outcome, message: callback.message, result: callback.result)
     }
 
-    private func journalCallback(_ callback: Callback, lane: String, matched: String?, disposition: String) {
+    private func journalCallback(_ callback: ReceivedCallback, lane: String, matched: String?, disposition: String) {
         var fields = callback.result
         fields["status"] = .string(callback.status)
         fields["message"] = .string(callback.message)
@@ -43,7 +43,7 @@ extension Correlator {
 
     // MARK: Sales
 
-    private func saleCallback(_ callback: Callback, lane: LaneState) {
+    private func saleCallback(_ callback: ReceivedCallback, lane: LaneState) {
         let ctid = callback.clientTransactionId
         if let current = lane.current, current.action == .sale, current.lookupFor == nil,
             ctid == nil || ctid == current.clientTransactionId
@@ -113,7 +113,7 @@ extension Correlator {
 
     // MARK: Aborts
 
-    private func abortAnswered(_ callback: Callback, _ answer: Callback.AbortAnswer, lane: LaneState) {
+    private func abortAnswered(_ callback: ReceivedCallback, _ answer: Callback.AbortAnswer, lane: LaneState) {
         guard let abort = lane.aborts.first else {
             orphan(callback, lane: lane, action: "abort")
             return
@@ -144,7 +144,7 @@ extension Correlator {
 
     /// The stopped transaction's own callback came within the grace period: only a success overrules
     /// the abort; otherwise the transaction stays aborted and keeps what its callback said.
-    private func resolveGrace(at index: Int, with callback: Callback, lane: LaneState) {
+    private func resolveGrace(at index: Int, with callback: ReceivedCallback, lane: LaneState) {
         let grace = lane.graceSales.remove(at: index)
         journalCallback(callback, lane: lane.id, matched: grace.sale.id, disposition: "matched")
         if callback.isSuccess {
@@ -167,7 +167,7 @@ extension Correlator {
 
     // MARK: Cancel, batch, transactionDetails
 
-    private func otherCallback(_ callback: Callback, action: TerminalAction, lane: LaneState) {
+    private func otherCallback(_ callback: ReceivedCallback, action: TerminalAction, lane: LaneState) {
         guard let current = lane.current, current.action == action else {
             if let index = lane.graceSales.firstIndex(where: { $0.sale.action == action }) {
                 resolveGrace(at: index, with: callback, lane: lane)
@@ -188,7 +188,7 @@ extension Correlator {
         finalize(current, outcome(of: callback))
     }
 
-    private func lookupAnswered(_ callback: Callback, saleId: String, lane: LaneState) {
+    private func lookupAnswered(_ callback: ReceivedCallback, saleId: String, lane: LaneState) {
         guard callback.isSuccess else {
             logger.info(
                 "transactionDetails did not find the unknown sale; it stays unknown", metadata: ["id": "\(saleId)"])
@@ -200,7 +200,7 @@ extension Correlator {
             stored, lane: lane.id, FinalOutcome(outcome: .success, message: callback.message, result: callback.result))
     }
 
-    private func batchChanged(_ callback: Callback, lane: LaneState) {
+    private func batchChanged(_ callback: ReceivedCallback, lane: LaneState) {
         let name = callback.field("batchName")
         let id = callback.field("batchId")
         func fields(_ batch: OpenBatch?, reason: String?) -> [(String, JSONValue)] {
@@ -230,7 +230,7 @@ extension Correlator {
 
     // MARK: Orphans
 
-    private func orphan(_ callback: Callback, lane: LaneState, action: String) {
+    private func orphan(_ callback: ReceivedCallback, lane: LaneState, action: String) {
         journalCallback(callback, lane: lane.id, matched: nil, disposition: "orphan")
         orphan(
             lane: lane, action: action,
