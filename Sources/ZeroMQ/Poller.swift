@@ -37,6 +37,12 @@ public final class Poller {
         sockets.remove(at: index)
     }
 
+    /// Watches `socket` in place of the one at `index` (which the caller closes), keeping every index.
+    public func replace(at index: Int, with socket: Socket, events: PollEvents = .readable) {
+        items[index] = zmq_pollitem_t(socket: socket.handle, fd: -1, events: events.rawValue, revents: 0)
+        sockets[index] = socket
+    }
+
     /// Changes what the socket at `index` is watched for.
     public func setEvents(_ events: PollEvents, at index: Int) {
         items[index].events = events.rawValue

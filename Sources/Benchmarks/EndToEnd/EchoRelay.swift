@@ -1,4 +1,5 @@
 import Foundation
+import InterApp
 import ZeroMQ
 
 /// A relay per lane with no terminal behind it: each `open` is answered at once with `opened` and a
@@ -51,10 +52,10 @@ final class EchoRelay: Sendable {
             bound.put(.failure(BenchError("echo relay: \(error)")))
             return
         }
-        let open = Array("open".utf8)
-        let hello = Array("hello".utf8)
-        let opened = Array("opened".utf8)
-        let callback = Array("callback".utf8)
+        let open = RelayMessage.Kind.open.word
+        let hello = RelayMessage.Kind.hello.word
+        let opened = RelayMessage.Kind.opened.word
+        let callback = RelayMessage.Kind.callback.word
         let helloBody = Array(#"{"platform":"ios","app":"echo relay","version":"bench"}"#.utf8)
         while !stop.isRaised {
             guard (try? poller.poll(timeoutMilliseconds: 50)) != nil else { return }

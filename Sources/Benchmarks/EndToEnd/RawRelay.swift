@@ -1,4 +1,5 @@
 import Foundation
+import InterApp
 import ZeroMQ
 
 /// The limit: the bridge's topology and frame sizes with none of its logic. A ROUTER takes commands; the
@@ -51,7 +52,7 @@ final class RawRelay: Sendable {
                 try link.setSendHighWaterMark(1000)
                 try link.setReceiveHighWaterMark(1000)
                 try link.connect(endpoint)
-                try link.send([Array("hello".utf8), Array(#"{"bridge":"raw"}"#.utf8)])
+                try link.send(RelayMessage.hello(body: Array(#"{"bridge":"raw"}"#.utf8)).frames)
                 poller.add(link)
                 links.append(link)
             }
@@ -64,8 +65,8 @@ final class RawRelay: Sendable {
         var laneIndex: [String: Int] = [:]
         for lane in relayEndpoints.indices { laneIndex[Wire.laneId(lane)] = lane }
         var pending: [(envelope: [[UInt8]], id: ArraySlice<UInt8>)?] = Array(repeating: nil, count: links.count)
-        let open = Array("open".utf8)
-        let callback = Array("callback".utf8)
+        let open = RelayMessage.Kind.open.word
+        let callback = RelayMessage.Kind.callback.word
         let replyPrefix = Array(#"{"id":""#.utf8)
         let fixed = Array(#"","outcome":"success","late":false,"pad":""}"#.utf8)
         let padding = max(0, replyBytes - replyPrefix.count - CommandId.length - fixed.count)

@@ -50,10 +50,9 @@ struct Wire: Sendable {
         defer { socket.close() }
         try socket.setReceiveTimeout(5000)
         try socket.connect(endpoints[laneId(0)]!)
-        try socket.send([Array("open".utf8), Array(sampleId.utf8), url])
+        try socket.send(RelayMessage.open(ref: Array(sampleId.utf8), url: url).frames)
         while let frames = try socket.receive() {
-            guard frames.first == Array("callback".utf8), frames.count == 2 else { continue }
-            let callback = frames[1]
+            guard case .callback(let callback)? = try? RelayMessage(frames: frames) else { continue }
             let id = Array(sampleId.utf8)
             guard let at = JSONScan.find(id, in: callback) else {
                 throw BenchError(

@@ -16,6 +16,10 @@ final class CommandRecord {
     let clientTransactionId: String?
     let fingerprint: String
     var state: RecordState
+    /// Whether the terminal app may have this command open: the relay said `opened`, or the command was
+    /// restored after a restart (whether it was opened before is not known). Such a command can no longer
+    /// become `undeliverable`.
+    var mayHaveOpened = false
     var deadlineMs: Int64
     /// Everyone who sent this command (the first sender and any idempotent repeats while in flight).
     var waiters: [ReplyTarget]

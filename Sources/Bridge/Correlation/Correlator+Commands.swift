@@ -83,9 +83,7 @@ extension Correlator {
         publishProgress(record, "accepted")
         let url = RequestURL.build(terminal, lane: lane.configuration.settings)
         emit(
-            .send(
-                lane: lane.id, frames: [Array("open".utf8), Array(record.id.utf8), Array(url.utf8)], recordId: record.id
-            ))
+            .send(lane: lane.id, message: .open(ref: Array(record.id.utf8), url: Array(url.utf8)), recordId: record.id))
     }
 
     /// Handles a command whose id is already known: joins it in flight, replays its stored reply, or

@@ -81,6 +81,7 @@ extension Correlator {
             entry["openBatch"] = .null
         }
         entry["lastCallbackAt"] = lane.lastCallbackMs.map { .string(Timestamp.iso8601(ms: $0)) } ?? .null
+        entry["faults"] = .object(JSONObject(lane.faults.json.map { ($0, .number(JSONNumber($1))) }))
         return entry
     }
 }

@@ -1,6 +1,9 @@
 import InterApp
 
 extension Correlator {
+    /// The most bytes of a relay's `hello` fields the bridge keeps (and returns in every `lanes` answer).
+    static let maxRelayHelloField = 128
+
     /// The link to `laneId` completed its handshake: say hello and mark the lane connected.
     func linkUp(_ laneId: String) {
         guard let lane = lanes[laneId], !lane.connected else { return }
@@ -8,7 +11,7 @@ extension Correlator {
         var hello = JSONObject()
         hello["bridge"] = .string(Self.version)
         hello["lane"] = .string(laneId)
-        emit(.send(lane: laneId, frames: [Array("hello".utf8), JSONValue.object(hello).serialized()], recordId: nil))
+        emit(.send(lane: laneId, message: .hello(body: JSONValue.object(hello).serialized()), recordId: nil))
         publishLaneEvent(laneId, "lane.connected", [("endpoint", .string(lane.configuration.endpoint))])
     }
 
@@ -20,50 +23,103 @@ extension Correlator {
         publishLaneEvent(laneId, "lane.disconnected", [("endpoint", .string(lane.configuration.endpoint))])
     }
 
-    /// Takes one message from a lane's relay (PROTOCOL.md section 5).
+    /// The loop made the link to `laneId` anew after ZeroMQ dropped it.
+    func linkReset(_ laneId: String) {
+        lanes[laneId]?.faults.linkResets += 1
+    }
+
+    /// Takes one message from a lane's relay (PROTOCOL.md section 5). A relay speaks only for its own
+    /// lane: a frame naming another lane's command is logged and counted, never applied.
     func receiveFromRelay(lane laneId: String, frames: [[UInt8]]) {
-        guard let lane = lanes[laneId], let kind = frames.first else { return }
-        switch String(decoding: kind, as: UTF8.self) {
-        case "hello" where frames.count >= 2:
-            if case .object(let hello)? = try? JSONValue.parse(frames[1]) {
-                lane.relayHello = hello
-                if let platform = hello["platform"]?.stringValue, platform != lane.platform.rawValue {
-                    logger.warning(
-                        "relay reports another platform than configured; the configured dialect is used",
-                        metadata: [
-                            "lane": "\(laneId)", "relay": "\(platform)", "configured": "\(lane.platform.rawValue)",
-                        ])
-                }
-            }
-        case "opened" where frames.count >= 2:
-            let ref = String(decoding: frames[1], as: UTF8.self)
-            if let record = records[ref], record.state != .delivered {
-                record.state = .delivered
-                if record.lookupFor == nil { publishProgress(record, "delivered") }
-            }
-        case "not_opened" where frames.count >= 2:
-            let ref = String(decoding: frames[1], as: UTF8.self)
-            let reason = frames.count >= 3 ? String(decoding: frames[2], as: UTF8.self) : "no reason given"
-            notOpened(ref: ref, reason: reason, lane: lane)
-        case "callback" where frames.count >= 2:
-            receiveCallback(frames[1], lane: lane)
-        case "returned":
-            publishLaneEvent(laneId, "lane.returned", [("inFlight", lane.current.map { .string($0.id) } ?? .null)])
-        default:
+        guard let lane = lanes[laneId] else { return }
+        let message: RelayMessage
+        do {
+            message = try RelayMessage(frames: frames)
+        } catch {
+            lane.faults.malformed += 1
             logger.notice(
-                "unexpected frame from relay", metadata: ["lane": "\(laneId)", "kind": "\(Redaction.printable(kind))"])
+                "relay sent something that is not a terminal-link message; ignored",
+                metadata: ["lane": "\(laneId)", "problem": "\(Redaction.maskDigitRuns(error.description))"])
+            return
+        }
+        switch message {
+        case .hello(let body): relayIntroduced(body, lane: lane)
+        case .opened(let ref): opened(ref: String(decoding: ref, as: UTF8.self), lane: lane)
+        case .notOpened(let ref, let reason):
+            notOpened(ref: String(decoding: ref, as: UTF8.self), reason: reason, lane: lane)
+        case .callback(let url): receiveCallback(url, lane: lane)
+        case .returned:
+            publishLaneEvent(laneId, "lane.returned", [("inFlight", lane.current.map { .string($0.id) } ?? .null)])
+        case .open:
+            lane.faults.malformed += 1
+            logger.notice("relay sent an open, which only the bridge sends; ignored", metadata: ["lane": "\(laneId)"])
         }
     }
 
-    private func notOpened(ref: String, reason: String, lane: LaneState) {
-        guard let record = records[ref] else { return }
+    /// The relay's `hello`: its platform, app and version, each kept short (a relay cannot make every
+    /// `lanes` answer large).
+    private func relayIntroduced(_ body: [UInt8], lane: LaneState) {
+        guard case .object(let hello)? = try? JSONValue.parse(body) else {
+            lane.faults.malformed += 1
+            logger.notice("relay hello is not a JSON object; ignored", metadata: ["lane": "\(lane.id)"])
+            return
+        }
+        var kept = JSONObject()
+        for key in ["platform", "app", "version"] {
+            if let value = hello[key]?.stringValue {
+                kept[key] = .string(String(value.prefix(Self.maxRelayHelloField)))
+            }
+        }
+        lane.relayHello = kept
+        if let platform = kept["platform"]?.stringValue, platform != lane.platform.rawValue {
+            logger.warning(
+                "relay reports another platform than configured; the configured dialect is used",
+                metadata: [
+                    "lane": "\(lane.id)", "relay": "\(Quote.short(platform))",
+                    "configured": "\(lane.platform.rawValue)",
+                ])
+        }
+    }
+
+    /// The outstanding command `ref` names on `lane`, or nil (counted and logged) when the relay names
+    /// something that is not its lane's to decide.
+    private func ownRecord(_ ref: String, frame: RelayMessage.Kind, lane: LaneState) -> CommandRecord? {
+        if let record = records[ref], record.lane == lane.id { return record }
+        lane.faults.foreignRefs += 1
+        let whose = records[ref].map { "a command of lane \($0.lane)" } ?? "no outstanding command"
+        logger.warning(
+            "relay named \(whose) in \(frame.rawValue); ignored (a relay speaks only for its own lane)",
+            metadata: ["lane": "\(lane.id)", "ref": "\(Quote.short(ref))"])
+        return nil
+    }
+
+    private func opened(ref: String, lane: LaneState) {
+        guard let record = ownRecord(ref, frame: .opened, lane: lane), record.state != .delivered else { return }
+        record.state = .delivered
+        record.mayHaveOpened = true
+        if record.lookupFor == nil { publishProgress(record, "delivered") }
+    }
+
+    /// `not_opened`: the command never reached the terminal app, so it is `undeliverable` (safe to retry).
+    /// Not after `opened`, nor for a command restored after a restart (its URL may have been opened before
+    /// the restart): there only the callback or the deadline can end it, never `undeliverable`.
+    private func notOpened(ref: String, reason: [UInt8], lane: LaneState) {
+        guard let record = ownRecord(ref, frame: .notOpened, lane: lane) else { return }
+        guard !record.mayHaveOpened else {
+            lane.faults.contradictions += 1
+            logger.warning(
+                "relay said not_opened for a command that may already be open on the terminal; ignored",
+                metadata: ["lane": "\(lane.id)", "id": "\(record.id)", "state": "\(record.state.rawValue)"])
+            return
+        }
         if record.lookupFor != nil {
             records[ref] = nil
             if lane.current === record { lane.current = nil }
             return
         }
+        let text = reason.isEmpty ? "no reason given" : Redaction.maskDigitRuns(Quote.printable(reason, limit: 200))
         finalize(
             record,
-            .outcome(.undeliverable, "the relay could not open the request: \(reason); safe to retry under a new id"))
+            .outcome(.undeliverable, "the relay could not open the request: \(text); safe to retry under a new id"))
     }
 }

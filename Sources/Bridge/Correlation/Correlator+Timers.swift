@@ -80,8 +80,6 @@ extension Correlator {
         lane.current = record
         let url = RequestURL.build(terminal, lane: lane.configuration.settings)
         emit(
-            .send(
-                lane: lane.id, frames: [Array("open".utf8), Array(record.id.utf8), Array(url.utf8)], recordId: record.id
-            ))
+            .send(lane: lane.id, message: .open(ref: Array(record.id.utf8), url: Array(url.utf8)), recordId: record.id))
     }
 }

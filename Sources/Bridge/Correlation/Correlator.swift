@@ -49,6 +49,7 @@ final class Correlator {
                 id: stored.id, lane: laneId, action: action, clientTransactionId: stored.clientTransactionId,
                 fingerprint: stored.fingerprint, deadlineMs: stored.deadlineMs ?? clock.nowMs(), waiters: [])
             record.state = .forwarded
+            record.mayHaveOpened = true
             records[record.id] = record
             if action == .abort {
                 lane.aborts.append(record)

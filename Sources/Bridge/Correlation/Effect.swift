@@ -5,8 +5,8 @@ import InterApp
 enum Effect {
     /// A journal write.
     case journal(JournalEntry)
-    /// Frames for a lane's relay; `recordId` names the command whose URL this is, if any.
-    case send(lane: String, frames: [[UInt8]], recordId: String?)
+    /// A message for a lane's relay; `recordId` names the command whose URL this is, if any.
+    case send(lane: String, message: RelayMessage, recordId: String?)
     /// A reply to a command's sender, serialized.
     case reply(ReplyTarget, [UInt8])
     /// An event; the loop stamps `seq`, `epoch` and `time` when it publishes.

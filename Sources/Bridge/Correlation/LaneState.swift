@@ -16,6 +16,8 @@ final class LaneState {
     var pendingLookups: [(saleId: String, clientTransactionId: String)] = []
     var openBatch: OpenBatch?
     var lastCallbackMs: Int64?
+    /// What the relay sent that the bridge refused to act on.
+    var faults = LaneFaults()
 
     init(configuration: LaneConfiguration) { self.configuration = configuration }
 

@@ -113,7 +113,7 @@ final class BridgeLoop {
             for (offset, link) in links.enumerated() {
                 let socketIndex = laneBase + offset * 2
                 drain(link.socket, index: socketIndex) { correlator.receiveFromRelay(lane: link.lane, frames: $0) }
-                if !poller.ready(socketIndex + 1).isEmpty { readMonitor(link) }
+                if !poller.ready(socketIndex + 1).isEmpty { readMonitor(link, socketIndex: socketIndex) }
             }
             let now = clock.nowMs()
             if now - lastTickMs >= Self.tickMs || (nextDueMs.map { $0 <= now } ?? false) {
@@ -184,14 +184,40 @@ final class BridgeLoop {
         return subscriptions.contains { bytes.starts(with: $0) }
     }
 
-    private func readMonitor(_ link: LaneLink) {
+    private func readMonitor(_ link: LaneLink, socketIndex: Int) {
         while let event = try? link.monitor.receiveMonitorEvent(wait: false) {
             switch event.kind {
             case .handshakeSucceeded: correlator.linkUp(link.lane)
-            case .disconnected: correlator.linkDown(link.lane)
+            case .disconnected:
+                correlator.linkDown(link.lane)
+                remake(link, socketIndex: socketIndex)
+                return
             default: break
             }
         }
+    }
+
+    /// Makes a dropped link anew: libzmq gives up on a connection it dropped for a protocol error (an
+    /// over-size frame, for one), so the bridge never relies on its reconnecting. What the old socket
+    /// still holds is read first, so no callback is lost.
+    private func remake(_ link: LaneLink, socketIndex: Int) {
+        while let frames = try? link.socket.receive(wait: false) {
+            correlator.receiveFromRelay(lane: link.lane, frames: frames)
+        }
+        do {
+            try link.remake()
+        } catch {
+            logger.error(
+                "the link to a lane's relay could not be made anew; the lane stays down",
+                metadata: ["lane": "\(link.lane)", "error": "\(error)"])
+            return
+        }
+        poller.replace(at: socketIndex, with: link.socket)
+        poller.replace(at: socketIndex + 1, with: link.monitor)
+        correlator.linkReset(link.lane)
+        logger.notice(
+            "link to the relay dropped (relay gone, or it sent what ZeroMQ refuses, such as a frame over 1 MiB); connecting anew",
+            metadata: ["lane": "\(link.lane)"])
     }
 
     /// Commits the journal, then sends, replies and publishes, until no effect is left.
@@ -205,8 +231,8 @@ final class BridgeLoop {
             for effect in effects {
                 switch effect {
                 case .journal: continue
-                case .send(let lane, let frames, let recordId):
-                    let sent = linksByLane[lane]?.send(frames) ?? false
+                case .send(let lane, let message, let recordId):
+                    let sent = linksByLane[lane]?.send(message.frames) ?? false
                     if let recordId {
                         if sent {
                             correlator.sent(recordId: recordId)

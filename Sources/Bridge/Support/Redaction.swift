@@ -28,10 +28,9 @@ enum Redaction {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// A short printable form of bytes from outside, for a log line.
+    /// A short, quoted form of bytes from outside for a log line: control characters escaped (a peer
+    /// cannot forge a line), digit runs that could be card numbers masked.
     static func printable(_ bytes: [UInt8]) -> String {
-        let text = String(decoding: bytes.prefix(64), as: UTF8.self)
-        return maskDigitRuns(
-            String(text.unicodeScalars.map { $0.properties.isWhitespace || $0.value >= 32 ? Character($0) : "?" }))
+        maskDigitRuns(Quote.printable(bytes))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import InterApp
 import Logging
 import ZeroMQ
 
@@ -379,13 +380,13 @@ final class SimulatorLoop {
     }
 }
 
-/// The frames of the terminal link (PROTOCOL.md §5).
+/// The frame words of the terminal link (PROTOCOL.md §5), as ``RelayMessage`` spells them, ready to send.
 enum Frames {
-    static let hello = Array("hello".utf8)
-    static let open = Array("open".utf8)
-    static let opened = Array("opened".utf8)
-    static let notOpened = Array("not_opened".utf8)
-    static let callback = Array("callback".utf8)
-    static let returned = Array("returned".utf8)
+    static let hello = RelayMessage.Kind.hello.word
+    static let open = RelayMessage.Kind.open.word
+    static let opened = RelayMessage.Kind.opened.word
+    static let notOpened = RelayMessage.Kind.notOpened.word
+    static let callback = RelayMessage.Kind.callback.word
+    static let returned = RelayMessage.Kind.returned.word
     static let noURL = Array("missing URL".utf8)
 }

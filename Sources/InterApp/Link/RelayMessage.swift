@@ -1,0 +1,114 @@
+/// One message of the terminal link between the bridge and a lane's relay (PROTOCOL.md §5): the one
+/// place where the link's frame words are spelled. The bridge, the simulator and the benchmark's
+/// relays all encode and decode through it.
+public enum RelayMessage: Sendable, Equatable {
+    /// `["hello", json]`: the bridge introduces itself, or the relay answers with its platform and app.
+    case hello(body: [UInt8])
+    /// `["open", ref, url]`: the bridge asks the relay to open `url`; `ref` is the bridge's own token.
+    case open(ref: [UInt8], url: [UInt8])
+    /// `["opened", ref]`: the terminal app accepted the URL.
+    case opened(ref: [UInt8])
+    /// `["not_opened", ref, reason]`: the URL could not be opened.
+    case notOpened(ref: [UInt8], reason: [UInt8])
+    /// `["callback", url]`: a callback URL exactly as the terminal app delivered it.
+    case callback(url: [UInt8])
+    /// `["returned"]`: the store app came back to the foreground without a callback.
+    case returned
+
+    /// The first frame of each message.
+    public enum Kind: String, Sendable, CaseIterable {
+        case hello, open, opened
+        case notOpened = "not_opened"
+        case callback, returned
+
+        /// The frame word as it travels.
+        public var word: [UInt8] { Self.words[self]! }
+
+        private static let words: [Kind: [UInt8]] = Dictionary(
+            uniqueKeysWithValues: allCases.map { ($0, Array($0.rawValue.utf8)) })
+
+        /// The kind a first frame names, if any.
+        public init?(word: some Collection<UInt8>) {
+            guard let kind = Self.allCases.first(where: { $0.word.elementsEqual(word) }) else { return nil }
+            self = kind
+        }
+    }
+
+    /// This message's kind.
+    public var kind: Kind {
+        switch self {
+        case .hello: .hello
+        case .open: .open
+        case .opened: .opened
+        case .notOpened: .notOpened
+        case .callback: .callback
+        case .returned: .returned
+        }
+    }
+
+    /// The message as ZeroMQ frames.
+    public var frames: [[UInt8]] {
+        switch self {
+        case .hello(let body): [Kind.hello.word, body]
+        case .open(let ref, let url): [Kind.open.word, ref, url]
+        case .opened(let ref): [Kind.opened.word, ref]
+        case .notOpened(let ref, let reason): [Kind.notOpened.word, ref, reason]
+        case .callback(let url): [Kind.callback.word, url]
+        case .returned: [Kind.returned.word]
+        }
+    }
+
+    /// Reads a message from its frames. Frames past the ones a kind needs are ignored, as are a
+    /// missing `not_opened` reason (an empty one is taken).
+    ///
+    /// - Throws: ``RelayMessageError`` when there is no frame, the kind is unknown, or a needed frame
+    ///   is missing.
+    public init(frames: some RandomAccessCollection<[UInt8]>) throws(RelayMessageError) {
+        guard let first = frames.first else { throw RelayMessageError(.empty, kind: []) }
+        guard let kind = Kind(word: first) else { throw RelayMessageError(.unknownKind, kind: first) }
+        let rest = Array(frames.dropFirst())
+        func frame(_ index: Int) throws(RelayMessageError) -> [UInt8] {
+            guard index < rest.count else { throw RelayMessageError(.missingFrame, kind: first) }
+            return rest[index]
+        }
+        switch kind {
+        case .hello: self = .hello(body: try frame(0))
+        case .open: self = .open(ref: try frame(0), url: try frame(1))
+        case .opened: self = .opened(ref: try frame(0))
+        case .notOpened: self = .notOpened(ref: try frame(0), reason: rest.count > 1 ? rest[1] : [])
+        case .callback: self = .callback(url: try frame(0))
+        case .returned: self = .returned
+        }
+    }
+}
+
+/// Why frames from the terminal link are not a ``RelayMessage``.
+public struct RelayMessageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    public enum Code: Sendable, Equatable {
+        /// A message with no frame at all.
+        case empty
+        /// A first frame that names no kind of the link.
+        case unknownKind
+        /// A kind the link knows, without the frames it needs.
+        case missingFrame
+    }
+
+    /// What is wrong.
+    public let code: Code
+    /// The first frame as received, for a log line (quote it with ``Quote/printable(_:limit:)``).
+    public let kind: [UInt8]
+
+    init(_ code: Code, kind: [UInt8]) {
+        self.code = code
+        self.kind = kind
+    }
+
+    public var description: String {
+        switch code {
+        case .empty: "an empty message"
+        case .unknownKind: "a message of unknown kind \(Quote.printable(kind))"
+        case .missingFrame: "a \(Quote.printable(kind)) message without the frames it needs"
+        }
+    }
+}
