@@ -25,6 +25,8 @@ final class CommandRecord {
     var waiters: [ReplyTarget]
     /// For the bridge's own `transactionDetails` look-up: the id of the `unknown` sale it recovers.
     let lookupFor: String?
+    /// For a sale: the amount and tip it asked for, checked against what the terminal approved.
+    var requested: RequestedAmounts?
     /// The URL to send; it holds the merchant key, so it lives in memory only, until it is sent.
     var pendingURL: String?
 

@@ -65,7 +65,7 @@ extension Correlator {
             resolveGrace(at: index, with: callback, lane: lane)
             return
         }
-        if let ctid, let stored = unknownSale(lane: lane.id, clientTransactionId: ctid) {
+        if let ctid, let stored = lateSale(lane: lane.id, clientTransactionId: ctid, success: callback.isSuccess) {
             journalCallback(callback, lane: lane.id, matched: stored.id, disposition: "late")
             completeLate(stored, lane: lane.id, outcome(of: callback))
             return
@@ -96,15 +96,20 @@ extension Correlator {
         return sent.hasPrefix(received) || received.removingPercentEncoding == sent
     }
 
-    private func unknownSale(lane: String, clientTransactionId: String) -> StoredCommand? {
+    /// The finished sale a late callback completes (see ``Journal/lateSale(lane:clientTransactionId:success:)``):
+    /// a success completes any sale that did not end in success, anything else only an `unknown` one.
+    private func lateSale(lane: String, clientTransactionId: String, success: Bool) -> StoredCommand? {
+        func completes(_ stored: StoredCommand) -> Bool {
+            success ? stored.outcome != Outcome.success.rawValue : stored.outcome == Outcome.unknown.rawValue
+        }
         if let recent = finalizedSinceCommit.values.first(where: {
-            $0.lane == lane && $0.clientTransactionId == clientTransactionId && $0.outcome == Outcome.unknown.rawValue
-                && $0.action == TerminalAction.sale.rawValue
+            $0.lane == lane && $0.clientTransactionId == clientTransactionId
+                && $0.action == TerminalAction.sale.rawValue && completes($0)
         }) {
             return recent
         }
         do {
-            return try journal.unknownSale(lane: lane, clientTransactionId: clientTransactionId)
+            return try journal.lateSale(lane: lane, clientTransactionId: clientTransactionId, success: success)
         } catch {
             logger.error("journal read failed", metadata: ["lane": "\(lane)", "error": "\(error)"])
             return nil

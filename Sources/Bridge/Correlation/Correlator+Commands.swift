@@ -65,6 +65,7 @@ extension Correlator {
         let record = CommandRecord(
             id: command.id, lane: lane.id, action: terminal.action, clientTransactionId: terminal.clientTransactionId,
             fingerprint: command.fingerprint, deadlineMs: now + Int64(timeout), waiters: [target])
+        if terminal.action == .sale { record.requested = RequestedAmounts(terminal) }
         emit(
             .journal(
                 .insert(

@@ -8,6 +8,10 @@ struct FinalOutcome {
     var late = false
     /// For `superseded`: the id of the command that went on instead.
     var ref: String?
+    /// For a successful sale: the amount or tip approved, where it differs from the request.
+    var amountMismatch: JSONObject?
+    /// For a late result: the outcome the command had ended with before.
+    var earlier: JSONObject?
 
     static func outcome(_ outcome: Outcome, _ message: String) -> FinalOutcome {
         FinalOutcome(outcome: outcome, message: message, result: nil)
@@ -25,7 +29,9 @@ extension Correlator {
         if let message = final.message { reply["message"] = .string(message) }
         if let result = final.result { reply["result"] = .object(result) }
         if let ref = final.ref { reply["ref"] = .string(ref) }
+        if let mismatch = final.amountMismatch { reply["amountMismatch"] = .object(mismatch) }
         reply["late"] = .bool(final.late)
+        if let earlier = final.earlier { reply["earlier"] = .object(earlier) }
         return reply
     }
 
@@ -58,6 +64,10 @@ extension Correlator {
     /// Completes `record`: journals the reply, answers every waiter, publishes the event, and lets the
     /// record leave memory. `event` is `result`, `unknown` or `late_result`.
     func finalize(_ record: CommandRecord, _ final: FinalOutcome, event: String = "result") {
+        var final = final
+        if let requested = record.requested {
+            checkAmounts(requested, &final, id: record.id, lane: record.lane, action: record.action.rawValue)
+        }
         let reply = Self.replyObject(id: record.id, lane: record.lane, action: record.action.rawValue, final)
         let bytes = JSONValue.object(reply).serialized()
         let text = String(decoding: bytes, as: UTF8.self)
@@ -80,6 +90,19 @@ extension Correlator {
     func completeLate(_ stored: StoredCommand, lane: String, _ final: FinalOutcome) {
         var final = final
         final.late = true
+        var earlier = JSONObject()
+        earlier["outcome"] = stored.outcome.map(JSONValue.string) ?? .null
+        if let text = stored.reply, case .object(let reply)? = try? JSONValue.parse(Array(text.utf8)),
+            let message = reply["message"]
+        {
+            earlier["message"] = message
+        }
+        final.earlier = earlier
+        if stored.action == TerminalAction.sale.rawValue,
+            let requested = RequestedAmounts(fingerprint: stored.fingerprint)
+        {
+            checkAmounts(requested, &final, id: stored.id, lane: lane, action: stored.action)
+        }
         let reply = Self.replyObject(id: stored.id, lane: lane, action: stored.action, final)
         let text = JSONValue.object(reply).serializedString
         let now = nowMs()
@@ -90,6 +113,25 @@ extension Correlator {
         updated.reply = text
         finalizedSinceCommit[stored.id] = updated
         lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
+    }
+
+    /// Flags a successful sale whose approved amount or tip differs from the request: in its reply
+    /// (`amountMismatch`), as a `<lane>.<action>.mismatch` event, and in the lane's fault counts.
+    private func checkAmounts(
+        _ requested: RequestedAmounts, _ final: inout FinalOutcome, id: String, lane: String, action: String
+    ) {
+        guard final.outcome == .success, let result = final.result, let mismatch = requested.mismatch(in: result)
+        else { return }
+        final.amountMismatch = mismatch
+        lanes[lane]?.faults.amountMismatches += 1
+        logger.warning(
+            "the terminal approved another amount than requested", metadata: ["id": "\(id)", "lane": "\(lane)"])
+        var body = JSONObject()
+        body["id"] = .string(id)
+        body["lane"] = .string(lane)
+        body["action"] = .string(action)
+        body["amountMismatch"] = .object(mismatch)
+        emitEvent("\(lane).\(action).mismatch", body)
     }
 
     /// Publishes a progress event (`accepted`, `forwarded`, `delivered`) of `record`.

@@ -50,6 +50,7 @@ final class Correlator {
                 fingerprint: stored.fingerprint, deadlineMs: stored.deadlineMs ?? clock.nowMs(), waiters: [])
             record.state = .forwarded
             record.mayHaveOpened = true
+            if action == .sale { record.requested = RequestedAmounts(fingerprint: stored.fingerprint) }
             records[record.id] = record
             if action == .abort {
                 lane.aborts.append(record)

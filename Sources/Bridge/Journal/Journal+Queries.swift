@@ -16,15 +16,14 @@ extension Journal {
         }
     }
 
-    /// The newest sale on `lane` with `clientTransactionId` whose outcome is still `unknown`.
-    func unknownSale(lane: String, clientTransactionId: String) throws -> StoredCommand? {
+    /// The newest finished sale on `lane` with `clientTransactionId` that a late callback can still
+    /// complete: one still `unknown`, or, for a callback reporting success, any that did not end in
+    /// success (aborted, failed, undeliverable: the cardholder paid after all).
+    func lateSale(lane: String, clientTransactionId: String, success: Bool) throws -> StoredCommand? {
         try database.inDatabase { db in
             try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT \(Self.columns) FROM commands WHERE lane = ? AND client_transaction_id = ?
-                        AND outcome = 'unknown' AND action = 'sale' ORDER BY created_ms DESC LIMIT 1
-                        """), arguments: [lane, clientTransactionId]
+                db.cachedStatement(sql: success ? JournalSQL.lateSaleForSuccess : JournalSQL.lateSaleForOther),
+                arguments: [lane, clientTransactionId]
             ).map(Self.stored)
         }
     }

@@ -67,6 +67,9 @@ final class Journal {
         migrator.registerMigration("v1") { db in
             try db.execute(sql: JournalSQL.schema)
         }
+        migrator.registerMigration("v1.1-sales-by-client-transaction-id") { db in
+            try db.execute(sql: JournalSQL.salesByClientTransactionId)
+        }
         try migrator.migrate(database)
     }
 

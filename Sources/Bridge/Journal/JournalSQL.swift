@@ -53,4 +53,19 @@ package enum JournalSQL {
         "id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms"
     /// The look-up of a command by id, made for every new command.
     package static let lookup = "SELECT \(commandColumns) FROM commands WHERE id = ?"
+    /// Sales by lane and `clientTransactionId`, for late callbacks of sales that ended in any way.
+    static let salesByClientTransactionId = """
+        CREATE INDEX commands_sales_by_client_transaction_id ON commands(lane, client_transaction_id)
+            WHERE action = 'sale'
+        """
+    /// A finished sale a late success callback completes: any outcome but success.
+    static let lateSaleForSuccess = """
+        SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = 'sale'
+        AND state = 'final' AND outcome != 'success' ORDER BY created_ms DESC LIMIT 1
+        """
+    /// A finished sale a late callback that is not a success completes: an `unknown` one.
+    static let lateSaleForOther = """
+        SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = 'sale'
+        AND outcome = 'unknown' ORDER BY created_ms DESC LIMIT 1
+        """
 }

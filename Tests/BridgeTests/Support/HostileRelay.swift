@@ -86,6 +86,18 @@ extension BridgeHarness {
         return try #require(entry.object("faults"), "no faults in the lanes answer")
     }
 
+    /// Asks `lanes` until `lane`'s entry satisfies `predicate` (bounded).
+    func awaitLane(_ lane: String, timeoutMs: Int = 10_000, until predicate: (JSONObject) -> Bool) throws {
+        let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
+        repeat {
+            let reply = try call(#"{"id":"lanes-\#(UUID().uuidString)","action":"lanes"}"#)
+            let lanes = reply.object("result")?["lanes"]?.arrayValue?.compactMap(\.objectValue) ?? []
+            if let entry = lanes.first(where: { $0.string("lane") == lane }), predicate(entry) { return }
+        } while Date() < deadline
+        Issue.record("lane \(lane) never reached the expected state")
+        throw HarnessError.timeout(lane)
+    }
+
     /// Asks `lanes` until `lane`'s fault `name` reaches `count` (the bridge reads the relay and the
     /// command socket in the same turn, but in no promised order): an event-driven wait, bounded.
     func awaitFault(lane: String, _ name: String, atLeast count: Int, timeoutMs: Int = 10_000) throws {
