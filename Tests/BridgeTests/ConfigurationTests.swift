@@ -78,7 +78,34 @@ struct ConfigurationTests {
         ("command: [1, 2]\n", "command", "single value"),
         ("lanes: {}\n", "lanes", "list of lanes"),
         (": : :\n  - [", "", "not valid YAML"),
+        ("", "", "the file is empty"),
+        ("# nothing but a comment\n", "", "the file is empty"),
+        ("lanes: []\n", "lanes", "at least one lane"),
+        ("journal: /tmp/j.sqlite\n", "lanes", "at least one lane"),
+        (
+            "lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:1\", platform: ios}\n  - {id: b, endpoint: \"tcp://127.0.0.1:1\", platform: ios}\n",
+            "lanes[1].endpoint", "lanes[0].endpoint already uses"
+        ),
+        (
+            "lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:5555\", platform: ios}\n", "lanes[0].endpoint",
+            "command already uses"
+        ),
+        (
+            "events: tcp://localhost:7000\nlanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:7000\", platform: ios}\n",
+            "lanes[0].endpoint", "events already uses"
+        ),
+        (Self.aliasBomb, "", "expands to more than"),
     ]
+
+    /// A "billion laughs" document: nine levels of ten aliases each.
+    static let aliasBomb: String = {
+        var text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...9 {
+            let refs = Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
+            text += "a\(level): &a\(level) [\(refs)]\n"
+        }
+        return text
+    }()
 
     @Test("a bad file is refused with the key and the rule", arguments: refusals)
     func refused(yaml: String, key: String, rule: String) {
@@ -89,6 +116,19 @@ struct ConfigurationTests {
             #expect(error.key == key)
             #expect(error.message.contains(rule), "\(error.message)")
         }
+    }
+
+    @Test("a misspelt VIVABRIDGE_ variable is refused like a misspelt key; the tools' own are not")
+    func misspeltEnvironment() throws {
+        do {
+            _ = try BridgeConfiguration.load(yaml: Self.valid, environment: ["VIVABRIDGE_TERMINAL_MERCHANTKY": "x"])
+            Issue.record("a misspelt variable was accepted")
+        } catch {
+            #expect(error.key == "VIVABRIDGE_TERMINAL_MERCHANTKY")
+            #expect(error.message.contains("names no configuration key"))
+        }
+        let config = try BridgeConfiguration.load(yaml: Self.valid, environment: ["VIVABRIDGE_STATE": "/tmp/s"])
+        #expect(config.lanes.count == 2)
     }
 
     @Test("an environment override of a lane the file lacks is refused")

@@ -42,6 +42,9 @@ extension BridgeConfiguration {
             config.lanes = try lanes(value, defaults: config.terminal)
         }
         try checkDistinctEndpoints(config)
+        guard !config.lanes.isEmpty else {
+            throw ConfigurationError(key: "lanes", "must list at least one lane (id, endpoint, platform)")
+        }
         return config
     }
 
@@ -110,16 +113,20 @@ extension BridgeConfiguration {
         return settings
     }
 
+    /// No two sockets may share an endpoint: not two of the bridge's own, not two lanes, and no lane
+    /// may point at one of the bridge's own sockets (the bridge would be its own relay).
     private static func checkDistinctEndpoints(_ config: BridgeConfiguration) throws(ConfigurationError) {
         var seen: [String: String] = [:]
-        let bound =
+        let own =
             [("command", config.command), ("events", config.events)]
             + (config.commandPull.map { [("commandPull", $0)] } ?? [])
-        for (key, endpoint) in bound where !endpoint.hasSuffix(":*") {
-            if let other = seen[endpoint] {
+        let lanes = config.lanes.enumerated().map { ("lanes[\($0.offset)].endpoint", $0.element.endpoint) }
+        for (key, endpoint) in own + lanes where !endpoint.hasSuffix(":*") {
+            let canonical = endpoint.replacingOccurrences(of: "://localhost:", with: "://127.0.0.1:")
+            if let other = seen[canonical] {
                 throw ConfigurationError(key: key, "uses \(endpoint), which \(other) already uses")
             }
-            seen[endpoint] = key
+            seen[canonical] = key
         }
     }
 

@@ -12,6 +12,9 @@ extension BridgeConfiguration {
     /// The keys a lane may hold besides the terminal keys.
     static let laneKeys: [String] = ["id", "endpoint", "platform"]
 
+    /// `VIVABRIDGE_` variables that belong to the tools, not to the configuration: never refused.
+    public static let toolEnvironmentNames: Set<String> = ["VIVABRIDGE_STATE"]
+
     /// Reads a configuration file, then applies `VIVABRIDGE_…` environment overrides.
     public static func load(
         file path: String, environment: [String: String] = ProcessInfo.processInfo.environment
@@ -42,8 +45,14 @@ extension BridgeConfiguration {
         throws(ConfigurationError)
     {
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("VIVABRIDGE_") {
+            guard !toolEnvironmentNames.contains(name) else { continue }
             let parts = name.dropFirst("VIVABRIDGE_".count).split(separator: "_").map(String.init)
-            guard let path = resolve(parts) else { continue }
+            guard let path = resolve(parts) else {
+                throw ConfigurationError(
+                    key: name,
+                    "names no configuration key (a misspelling?); keys are VIVABRIDGE_ + the key path in upper case, "
+                        + "such as VIVABRIDGE_TERMINAL_MERCHANTKEY or VIVABRIDGE_LANES_0_ENDPOINT (docs/CONFIG.md)")
+            }
             guard tree.set(path[...], to: value) else {
                 throw ConfigurationError(
                     key: name, "names \(path.joined(separator: ".")), which the file does not have")

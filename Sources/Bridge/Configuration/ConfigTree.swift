@@ -25,18 +25,33 @@ indirect enum ConfigTree: Equatable {
         } catch {
             throw ConfigurationError(key: "", "the file is not valid YAML: \(error)")
         }
-        guard let node else { return .mapping([]) }
-        return try convert(node, path: "")
+        guard let node else {
+            throw ConfigurationError(key: "", "the file is empty; config/ has examples to start from")
+        }
+        var budget = maxNodes
+        return try convert(node, path: "", budget: &budget)
     }
 
-    private static func convert(_ node: Node, path: String) throws(ConfigurationError) -> ConfigTree {
+    /// The most values a configuration may hold once YAML anchors are expanded: far above any real
+    /// store's (a thousand lanes take about ten thousand), far below what an alias bomb expands to.
+    static let maxNodes = 200_000
+
+    private static func convert(_ node: Node, path: String, budget: inout Int) throws(ConfigurationError)
+        -> ConfigTree
+    {
+        budget -= 1
+        guard budget >= 0 else {
+            throw ConfigurationError(
+                key: "",
+                "the file expands to more than \(maxNodes) values (YAML anchors and aliases repeated?); refused")
+        }
         switch node {
         case .scalar(let scalar):
             return .scalar(scalar.string)
         case .sequence(let sequence):
             var items: [ConfigTree] = []
             for (index, item) in sequence.enumerated() {
-                items.append(try convert(item, path: "\(path)[\(index)]"))
+                items.append(try convert(item, path: "\(path)[\(index)]", budget: &budget))
             }
             return .sequence(items)
         case .mapping(let mapping):
@@ -49,7 +64,7 @@ indirect enum ConfigTree: Equatable {
                 if pairs.contains(where: { $0.key == name }) {
                     throw ConfigurationError(key: childPath, "appears twice")
                 }
-                pairs.append((name, try convert(value, path: childPath)))
+                pairs.append((name, try convert(value, path: childPath, budget: &budget)))
             }
             return .mapping(pairs)
         case .alias:
