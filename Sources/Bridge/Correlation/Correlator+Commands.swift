@@ -1,8 +1,9 @@
 import InterApp
 
 extension Correlator {
-    /// The most senders one in-flight command answers (the first and its idempotent repeats).
-    static let maxWaiters = 32
+    /// The most senders one in-flight command answers (the first and its idempotent repeats). A sender
+    /// past it is answered at once `unknown` (the truth at that moment) and asks `status` later.
+    static let maxWaiters = 1024
     /// The most aborts one lane may have waiting for an answer; more are `lane_busy`.
     static let maxOutstandingAborts = 8
 
@@ -87,6 +88,17 @@ extension Correlator {
             .send(lane: lane.id, message: .open(ref: Array(record.id.utf8), url: Array(url.utf8)), recordId: record.id))
     }
 
+    /// A message of several frames with no empty delimiter before the last: not a command (a DEALER
+    /// sending `[json1, json2]` would otherwise have `json1` taken for an envelope and echoed back).
+    func rejectUnframed(_ frames: Int, to target: ReplyTarget) {
+        reject(
+            Rejection(
+                .invalidJSON,
+                "a command is one frame holding one JSON object (a DEALER may send an empty frame before it); "
+                    + "this message had \(frames) frames"),
+            to: target)
+    }
+
     /// Handles a command whose id is already known: joins it in flight, replays its stored reply, or
     /// rejects different content under the same id. Returns false when the id is new.
     private func joinKnown(_ command: Command, from target: ReplyTarget) -> Bool {
@@ -95,7 +107,16 @@ extension Correlator {
                 reject(conflict(command), to: target)
                 return true
             }
-            if record.waiters.count < Self.maxWaiters { record.waiters.append(target) }
+            guard record.waiters.count < Self.maxWaiters else {
+                let busy = FinalOutcome.outcome(
+                    .unknown,
+                    "\(record.action.rawValue) \(record.id) is in flight and already has \(Self.maxWaiters) senders "
+                        + "waiting; its outcome is not known yet: ask status for it later")
+                emitReply(
+                    target, Self.replyObject(id: record.id, lane: record.lane, action: record.action.rawValue, busy))
+                return true
+            }
+            record.waiters.append(target)
             return true
         }
         let stored: StoredCommand?

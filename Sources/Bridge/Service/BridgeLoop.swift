@@ -52,16 +52,16 @@ final class BridgeLoop {
         try control.bind(controlEndpoint)
         commands = try Socket(context, .router)
         try commands.setRouterMandatory(true)
-        try commands.setMaxMessageSize(Int64(configuration.maxCommandBytes) + 1024)
+        try commands.setMaxMessageSize(Self.socketMessageLimit(configuration))
         try commands.setReceiveHighWaterMark(10_000)
         try commands.setSendHighWaterMark(10_000)
         try commands.bind(configuration.command)
         events = try Socket(context, .xpub)
-        try events.setSendHighWaterMark(100_000)
+        try events.setSendHighWaterMark(Self.eventsPerSubscriber)
         try events.bind(configuration.events)
         if let endpoint = configuration.commandPull {
             let socket = try Socket(context, .pull)
-            try socket.setMaxMessageSize(Int64(configuration.maxCommandBytes) + 1024)
+            try socket.setMaxMessageSize(Self.socketMessageLimit(configuration))
             try socket.setReceiveHighWaterMark(10_000)
             try socket.bind(endpoint)
             pull = socket
@@ -93,6 +93,19 @@ final class BridgeLoop {
             ])
     }
 
+    /// What the command sockets let through: well above `maxCommandBytes`, so that a command a little
+    /// too large reaches the decoder and gets its `too_large` reply; libzmq drops only a connection that
+    /// sends a frame past this (16 times the limit, and at least 1 MiB more).
+    static func socketMessageLimit(_ configuration: BridgeConfiguration) -> Int64 {
+        let limit = Int64(configuration.maxCommandBytes)
+        return max(limit * 16, limit + (1 << 20))
+    }
+
+    /// The most events queued for one subscriber that does not read; past it, events to that
+    /// subscriber are dropped (ZeroMQ's PUB semantics) and its `seq` shows the gap. About 1 KB each, so
+    /// a hundred subscribers that never read hold at most about 100 MB.
+    static let eventsPerSubscriber: Int32 = 1000
+
     /// Runs until a shutdown completes; closes every socket it owns before returning.
     func run() throws {
         defer { closeAll() }
@@ -103,6 +116,10 @@ final class BridgeLoop {
             readSubscriptions()
             drain(commands, index: 1) { frames in
                 guard frames.count >= 2, let body = frames.last else { return }
+                if frames.count > 2, !frames[frames.count - 2].isEmpty {
+                    correlator.rejectUnframed(frames.count - 1, to: .router(envelope: [frames[0]]))
+                    return
+                }
                 correlator.receiveCommand(body, from: .router(envelope: Array(frames.dropLast())))
             }
             if let pull {
