@@ -125,3 +125,28 @@ struct AbortCancelTests {
         #expect(abort.string("ref") == "cancel-1")
     }
 }
+
+@Suite("One outcome rule: the bridge answers what decode says")
+struct OutcomeRuleAgreementTests {
+    @Test(
+        "an abort answer ends the abort as Callback.baseOutcome (vivabridge decode's outcome) says",
+        arguments: [
+            "interapp-callback://result?action=abort&status=success&message=nothing%20to%20abort",
+            "interapp-callback://result?action=abort&status=success&message=could%20not%20abort",
+            "interapp-callback://result?action=abort&status=success&message=",
+        ])
+    func abortAnswersAgree(url: String) throws {
+        var behaviour = LaneBehaviour()
+        behaviour.fault = .neverAnswer
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)
+        ])
+        try harness.send(#"{"id":"a","lane":"lane-1","action":"abort"}"#)
+        try harness.event("lane-1.abort.delivered") { $0.string("id") == "a" }
+        harness.simulator.injectCallback(lane: "lane-1", url: url)
+        let reply = try harness.reply(to: "a")
+        let decoded = try CallbackParser.parse(Array(url.utf8))
+        #expect(reply.string("outcome") == decoded.baseOutcome.rawValue)
+        #expect(decoded.summary["outcome"]?.stringValue == reply.string("outcome"))
+    }
+}

@@ -101,7 +101,7 @@ struct CallbackQuirksTests {
             switch answer {
             case .aborted: .success
             case .nothingToAbort: .nothingToAbort
-            case .unrecognized: .failure
+            case .unrecognized: .unknown
             }
         #expect(callback.baseOutcome == expected)
     }

@@ -25,9 +25,7 @@ extension Correlator {
 
     /// The outcome a transaction callback reports by itself.
     func outcome(of callback: ReceivedCallback) -> FinalOutcome {
-        let outcome: Outcome =
-            callback.isSuccess ? .success : (callback.status == "failure" ? .failure : .unknown)
-        return FinalOutcome(outcome: outcome, message: callback.message, result: callback.result)
+        FinalOutcome(outcome: callback.callback.baseOutcome, message: callback.message, result: callback.result)
     }
 
     private func journalCallback(_ callback: ReceivedCallback, lane: String, matched: String?, disposition: String) {
@@ -143,7 +141,7 @@ extension Correlator {
                 lane.graceSales.append(grace)
             }
         case .unrecognized:
-            finalize(abort, FinalOutcome(outcome: .unknown, message: callback.message, result: callback.result))
+            finalize(abort, outcome(of: callback))
         }
     }
 

@@ -4,12 +4,13 @@ extension Callback {
     /// Transactions and unknown actions: `success` or `failure` from the status; a status this version does not
     /// recognize is `unknown`, never a failure, since the payment may have happened. Abort answers: `aborted`
     /// gives `success` (the abort itself succeeded; the bridge marks the stopped sale `aborted`), `nothing to
-    /// abort` gives `nothingToAbort`, an unrecognized answer gives `failure` (nothing is known to have stopped).
+    /// abort` gives `nothingToAbort`, an unrecognized answer gives `unknown` (whether anything stopped is not
+    /// known). The one home of these rules: the bridge, `vivabridge decode` and the simulator's checks use it.
     public var baseOutcome: Outcome {
         switch kind {
         case .abort(.aborted): .success
         case .abort(.nothingToAbort): .nothingToAbort
-        case .abort(.unrecognized): .failure
+        case .abort(.unrecognized): .unknown
         case .transaction, .other:
             switch status {
             case "success": .success
