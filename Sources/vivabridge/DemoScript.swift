@@ -75,7 +75,7 @@ struct DemoScript {
         for (id, lane, cents) in sales { try session.send(sale(id, lane: lane, cents: cents)) }
         for (id, lane, _) in sales {
             try waitFor(lane, .cardPresentment)
-            try session.event("\(lane).sale.delivered", id: id)
+            try session.event(.command(lane: lane, action: "sale", .delivered), id: id)
         }
         try session.send(["id": "demo-lanes-1", "action": "lanes"], note: "  (what is in flight now?)")
         let snapshot = try session.reply(to: "demo-lanes-1", quiet: true)
@@ -119,7 +119,7 @@ struct DemoScript {
         guard stage.simulator.waitForURLs(lane: "lane-3", count: before + 2, timeout: .seconds(10)) else {
             throw DemoError("the abort never reached lane-3's terminal")
         }
-        try session.event("lane-3.abort.delivered", id: "demo-abort-2")
+        try session.event(.command(lane: "lane-3", action: "abort", .delivered), id: "demo-abort-2")
         say("  The host approves.")
         stage.simulator.release(lane: "lane-3")
         let saleOutcome = outcome(try session.reply(to: "demo-abort-late"))
@@ -137,10 +137,10 @@ struct DemoScript {
         open["batchName"] = "demo-morning"
         try session.send(open)
         let opened = outcome(try session.reply(to: "demo-batch-open"))
-        let openedEvent = try session.event("lane-2.batch.opened")
+        let openedEvent = try session.event(.batch(lane: "lane-2", .opened))
         try session.send(["id": "demo-batch-close", "lane": "lane-2", "action": "batch", "command": "close"])
         let closed = outcome(try session.reply(to: "demo-batch-close"))
-        let closedEvent = try session.event("lane-2.batch.closed")
+        let closedEvent = try session.event(.batch(lane: "lane-2", .closed))
         let passed =
             opened == "success" && closed == "success" && openedEvent["batchName"]?.stringValue == "demo-morning"
             && closedEvent["reason"]?.stringValue == "command"
@@ -157,7 +157,7 @@ struct DemoScript {
         let first = outcome(try session.reply(to: "demo-late"))
         say("  The host answers at last.")
         stage.simulator.release(lane: "lane-1")
-        let late = try session.event("lane-1.sale.late_result", id: "demo-late")
+        let late = try session.event(.command(lane: "lane-1", action: "sale", .lateResult), id: "demo-late")
         let lateOutcome = late["outcome"]?.stringValue ?? "?"
         try session.send(["id": "demo-status", "action": "status", "ref": "demo-late"])
         let status = try session.reply(to: "demo-status", quiet: true)

@@ -71,8 +71,8 @@ final class DemoSession {
         if let lane = reply["lane"]?.stringValue, let action = reply["action"]?.stringValue,
             reply["outcome"]?.stringValue != "rejected"
         {
-            let event = reply["outcome"]?.stringValue == "unknown" ? "unknown" : "result"
-            _ = try? self.event("\(lane).\(action).\(event)", id: id, timeout: .seconds(2))
+            let event: Topic.CommandEvent = reply["outcome"]?.stringValue == "unknown" ? .unknown : .result
+            _ = try? self.event(.command(lane: lane, action: action, event), id: id, timeout: .seconds(2))
         }
         if !quiet { print(Self.describe(reply: reply)) }
         return reply
@@ -80,8 +80,9 @@ final class DemoSession {
 
     /// Waits up to `timeout` for an event with `topic` (and `id`, when given); returns its body.
     @discardableResult
-    func event(_ topic: String, id: String? = nil, timeout: Duration = .seconds(10)) throws -> JSONObject {
-        let matches: (WatchEvent) -> Bool = { $0.topic == topic && (id == nil || $0.body["id"]?.stringValue == id) }
+    func event(_ topic: Topic, id: String? = nil, timeout: Duration = .seconds(10)) throws -> JSONObject {
+        let text = topic.description
+        let matches: (WatchEvent) -> Bool = { $0.topic == text && (id == nil || $0.body["id"]?.stringValue == id) }
         if let seen = events.first(where: matches) { return seen.body }
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -113,8 +114,8 @@ final class DemoSession {
         while let frames = try subscriber.receive(wait: false) {
             guard frames.count == 2, let body = try? JSONValue.parse(frames[1]).objectValue else { continue }
             let event = WatchEvent(topic: String(decoding: frames[0], as: UTF8.self), body: body)
-            if event.topic.hasSuffix(".probe.orphan") {
-                if let probeLane, event.topic == "\(probeLane).probe.orphan" { probed = true }
+            if let topic = Topic(parsing: event.topic), topic.subject == "probe", topic.commandEvent == .orphan {
+                if topic.lane == probeLane { probed = true }
                 continue
             }
             events.append(event)

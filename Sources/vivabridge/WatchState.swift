@@ -95,43 +95,46 @@ extension WatchState {
         var next = self
         next.eventCount += 1
         next.checkSequence(event.body)
-        let parts = event.topic.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3 else { return next }
-        let laneId = parts[0]
-        let kind = parts[1]
-        let name = parts[2]
+        guard let topic = Topic(parsing: event.topic) else { return next }
+        let laneId = topic.lane
+        let kind = topic.subject
         if let laneFilter, laneId != laneFilter { return next }
         // `bridge.*` topics carry answers to PULL queries; they belong to no lane.
-        if laneId == "bridge" && next.lane(laneId) == nil { return next }
+        if laneId == Topic.bridgeLane && next.lane(laneId) == nil { return next }
         let body = event.body
         let time = body["time"]?.stringValue
         let id = body["id"]?.stringValue ?? "?"
         next.update(laneId) { lane in
             if let time { lane.lastEventTime = time }
-            switch (kind, name) {
-            case ("lane", "connected"): lane.connected = true
-            case ("lane", "disconnected"): lane.connected = false
-            case ("batch", "opened"):
-                lane.openBatch = body["batchName"]?.stringValue ?? body["batchId"]?.stringValue ?? "(open)"
-            case ("batch", "closed"): lane.openBatch = nil
-            case (_, "accepted"), (_, "forwarded"), (_, "delivered"):
+            switch topic.laneEvent {
+            case .connected: lane.connected = true
+            case .disconnected: lane.connected = false
+            case .returned, nil: break
+            }
+            switch topic.batchEvent {
+            case .opened: lane.openBatch = body["batchName"]?.stringValue ?? body["batchId"]?.stringValue ?? "(open)"
+            case .closed: lane.openBatch = nil
+            case nil: break
+            }
+            switch topic.commandEvent {
+            case .accepted, .forwarded, .delivered:
                 // An abort travels beside the transaction it stops; it is not the lane's one in flight.
                 if kind != TerminalAction.abort.rawValue { lane.inFlight = Command(action: kind, id: id) }
-            case (_, "result"), (_, "unknown"), (_, "late_result"):
-                let outcome = body["outcome"]?.stringValue ?? (name == "unknown" ? "unknown" : "?")
-                lane.lastResult = Result(action: kind, id: id, outcome: outcome, late: name == "late_result")
+            case .result, .unknown, .lateResult:
+                let outcome = body["outcome"]?.stringValue ?? (topic.commandEvent == .unknown ? "unknown" : "?")
+                lane.lastResult = Result(
+                    action: kind, id: id, outcome: outcome, late: topic.commandEvent == .lateResult)
                 if lane.inFlight?.id == id { lane.inFlight = nil }
-            default:
+            case .orphan, .mismatch, nil:
                 break
             }
         }
-        switch (kind, name) {
-        case ("lane", "returned"):
+        if topic.laneEvent == .returned {
             next.addNote("\(laneId): the store app came back with no callback")
-        case (_, "orphan"):
+        } else if topic.commandEvent == .orphan {
             next.addNote("\(laneId): a \(kind) callback matched no command (orphan)")
-        default:
-            break
+        } else if topic.commandEvent == .mismatch {
+            next.addNote("\(laneId): \(kind) \(id) was approved for another amount than requested")
         }
         return next
     }

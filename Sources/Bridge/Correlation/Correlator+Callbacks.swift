@@ -216,16 +216,16 @@ extension Correlator {
         }
         switch callback.field("command")?.lowercased() {
         case "open":
-            if let old = lane.openBatch { publishLaneEvent(lane.id, "batch.closed", fields(old, reason: "replaced")) }
+            if let old = lane.openBatch { publishBatchEvent(lane.id, .closed, fields(old, reason: "replaced")) }
             let batch = OpenBatch(name: name, id: id, openedAtMs: nowMs())
             lane.openBatch = batch
             emit(.journal(.batch(lane: lane.id, batch)))
-            publishLaneEvent(lane.id, "batch.opened", fields(batch, reason: nil))
+            publishBatchEvent(lane.id, .opened, fields(batch, reason: nil))
         case "close":
             let old = lane.openBatch
             lane.openBatch = nil
             emit(.journal(.batch(lane: lane.id, nil)))
-            publishLaneEvent(lane.id, "batch.closed", fields(old, reason: "command"))
+            publishBatchEvent(lane.id, .closed, fields(old, reason: "command"))
         default:
             break
         }
@@ -255,6 +255,6 @@ extension Correlator {
         body["lane"] = .string(lane.id)
         body["action"] = .string(action)
         for (key, value) in fields { body[key] = value }
-        emitEvent("\(lane.id).\(action).orphan", body)
+        emitEvent(.command(lane: lane.id, action: action, .orphan), body)
     }
 }

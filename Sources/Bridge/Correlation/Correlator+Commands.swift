@@ -82,7 +82,7 @@ extension Correlator {
             return
         }
         if terminal.action == .abort { lane.aborts.append(record) } else { lane.current = record }
-        publishProgress(record, "accepted")
+        publishProgress(record, .accepted)
         let url = RequestURL.build(terminal, lane: lane.configuration.settings)
         emit(
             .send(lane: lane.id, message: .open(ref: Array(record.id.utf8), url: Array(url.utf8)), recordId: record.id))
@@ -166,6 +166,6 @@ extension Correlator {
     func sent(recordId: String) {
         guard let record = records[recordId], record.state == .accepted else { return }
         record.state = .forwarded
-        if record.lookupFor == nil { publishProgress(record, "forwarded") }
+        if record.lookupFor == nil { publishProgress(record, .forwarded) }
     }
 }

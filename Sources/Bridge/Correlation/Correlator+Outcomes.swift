@@ -56,14 +56,14 @@ extension Correlator {
         switch target {
         case .router: emitReply(target, reply)
         case .pull:
-            let lane = rejection.lane.flatMap { lanes[$0] != nil ? $0 : nil } ?? "bridge"
-            emitEvent("\(lane).\(rejection.action ?? "command").result", reply)
+            let lane = rejection.lane.flatMap { lanes[$0] != nil ? $0 : nil } ?? Topic.bridgeLane
+            emitEvent(.command(lane: lane, action: rejection.action ?? "command", .result), reply)
         }
     }
 
     /// Completes `record`: journals the reply, answers every waiter, publishes the event, and lets the
-    /// record leave memory. `event` is `result`, `unknown` or `late_result`.
-    func finalize(_ record: CommandRecord, _ final: FinalOutcome, event: String = "result") {
+    /// record leave memory. `event` is `result` or `unknown`.
+    func finalize(_ record: CommandRecord, _ final: FinalOutcome, event: Topic.CommandEvent = .result) {
         var final = final
         if let requested = record.requested {
             checkAmounts(requested, &final, id: record.id, lane: record.lane, action: record.action.rawValue)
@@ -74,7 +74,9 @@ extension Correlator {
         let now = nowMs()
         emit(.journal(.final(id: record.id, outcome: final.outcome.rawValue, reply: text, late: final.late, atMs: now)))
         for waiter in record.waiters where waiter != .pull { emit(.reply(waiter, bytes)) }
-        emit(.publish(topic: "\(record.lane).\(record.action.rawValue).\(event)", body: .serialized(bytes)))
+        emit(
+            .publish(
+                topic: .command(lane: record.lane, action: record.action.rawValue, event), body: .serialized(bytes)))
         records[record.id] = nil
         finalizedSinceCommit[record.id] = StoredCommand(
             id: record.id, lane: record.lane, action: record.action.rawValue, fingerprint: record.fingerprint,
@@ -107,7 +109,7 @@ extension Correlator {
         let text = JSONValue.object(reply).serializedString
         let now = nowMs()
         emit(.journal(.final(id: stored.id, outcome: final.outcome.rawValue, reply: text, late: true, atMs: now)))
-        emitEvent("\(lane).\(stored.action).late_result", reply)
+        emitEvent(.command(lane: lane, action: stored.action, .lateResult), reply)
         var updated = stored
         updated.outcome = final.outcome.rawValue
         updated.reply = text
@@ -131,23 +133,32 @@ extension Correlator {
         body["lane"] = .string(lane)
         body["action"] = .string(action)
         body["amountMismatch"] = .object(mismatch)
-        emitEvent("\(lane).\(action).mismatch", body)
+        emitEvent(.command(lane: lane, action: action, .mismatch), body)
     }
 
     /// Publishes a progress event (`accepted`, `forwarded`, `delivered`) of `record`.
-    func publishProgress(_ record: CommandRecord, _ event: String) {
+    func publishProgress(_ record: CommandRecord, _ event: Topic.CommandEvent) {
         var body = JSONObject()
         body["id"] = .string(record.id)
         body["lane"] = .string(record.lane)
         body["action"] = .string(record.action.rawValue)
-        emitEvent("\(record.lane).\(record.action.rawValue).\(event)", body)
+        emitEvent(.command(lane: record.lane, action: record.action.rawValue, event), body)
     }
 
-    /// Publishes a lane event (`lane.connected`, `batch.opened`, ...) with extra fields.
-    func publishLaneEvent(_ lane: String, _ topic: String, _ fields: [(String, JSONValue)] = []) {
+    /// Publishes a lane event (`<lane>.lane.connected`, …) with extra fields.
+    func publishLaneEvent(_ lane: String, _ event: Topic.LaneEvent, _ fields: [(String, JSONValue)] = []) {
+        emitEvent(.lane(lane, event), Self.laneBody(lane, fields))
+    }
+
+    /// Publishes a batch event (`<lane>.batch.opened`, …) with extra fields.
+    func publishBatchEvent(_ lane: String, _ event: Topic.BatchEvent, _ fields: [(String, JSONValue)] = []) {
+        emitEvent(.batch(lane: lane, event), Self.laneBody(lane, fields))
+    }
+
+    private static func laneBody(_ lane: String, _ fields: [(String, JSONValue)]) -> JSONObject {
         var body = JSONObject()
         body["lane"] = .string(lane)
         for (key, value) in fields { body[key] = value }
-        emitEvent("\(lane).\(topic)", body)
+        return body
     }
 }

@@ -51,7 +51,7 @@ extension Correlator {
         reply["late"] = .bool(false)
         switch target {
         case .router: emitReply(target, reply)
-        case .pull: emitEvent("bridge.\(command.action).result", reply)
+        case .pull: emitEvent(.command(lane: Topic.bridgeLane, action: command.action, .result), reply)
         }
     }
 

@@ -12,7 +12,7 @@ extension Correlator {
         hello["bridge"] = .string(Self.version)
         hello["lane"] = .string(laneId)
         emit(.send(lane: laneId, message: .hello(body: JSONValue.object(hello).serialized()), recordId: nil))
-        publishLaneEvent(laneId, "lane.connected", [("endpoint", .string(lane.configuration.endpoint))])
+        publishLaneEvent(laneId, .connected, [("endpoint", .string(lane.configuration.endpoint))])
     }
 
     /// The link to `laneId` went down. What is in flight stays in flight: its URL may have reached the
@@ -20,7 +20,7 @@ extension Correlator {
     func linkDown(_ laneId: String) {
         guard let lane = lanes[laneId], lane.connected else { return }
         lane.connected = false
-        publishLaneEvent(laneId, "lane.disconnected", [("endpoint", .string(lane.configuration.endpoint))])
+        publishLaneEvent(laneId, .disconnected, [("endpoint", .string(lane.configuration.endpoint))])
     }
 
     /// The loop made the link to `laneId` anew after ZeroMQ dropped it.
@@ -49,7 +49,7 @@ extension Correlator {
             notOpened(ref: String(decoding: ref, as: UTF8.self), reason: reason, lane: lane)
         case .callback(let url): receiveCallback(url, lane: lane)
         case .returned:
-            publishLaneEvent(laneId, "lane.returned", [("inFlight", lane.current.map { .string($0.id) } ?? .null)])
+            publishLaneEvent(laneId, .returned, [("inFlight", lane.current.map { .string($0.id) } ?? .null)])
         case .open:
             lane.faults.malformed += 1
             logger.notice("relay sent an open, which only the bridge sends; ignored", metadata: ["lane": "\(laneId)"])
@@ -97,7 +97,7 @@ extension Correlator {
         guard let record = ownRecord(ref, frame: .opened, lane: lane), record.state != .delivered else { return }
         record.state = .delivered
         record.mayHaveOpened = true
-        if record.lookupFor == nil { publishProgress(record, "delivered") }
+        if record.lookupFor == nil { publishProgress(record, .delivered) }
     }
 
     /// `not_opened`: the command never reached the terminal app, so it is `undeliverable` (safe to retry).

@@ -21,8 +21,8 @@ extension Correlator {
             if let batch = lane.openBatch, batch.openedAtMs + expiryMs <= now {
                 lane.openBatch = nil
                 emit(.journal(.batch(lane: id, nil)))
-                publishLaneEvent(
-                    id, "batch.closed",
+                publishBatchEvent(
+                    id, .closed,
                     [
                         ("batchName", batch.name.map(JSONValue.string) ?? .null),
                         ("batchId", batch.id.map(JSONValue.string) ?? .null), ("reason", .string("expired")),
@@ -55,7 +55,7 @@ extension Correlator {
         finalize(
             record,
             .outcome(.unknown, "no callback before the deadline; the terminal may still have completed it"),
-            event: "unknown")
+            event: .unknown)
         if record.action == .sale, lane.platform == .android, let ctid = record.clientTransactionId {
             if lane.pendingLookups.count >= Self.maxPendingLookups {
                 let dropped = lane.pendingLookups.removeFirst()

@@ -10,7 +10,7 @@ enum Effect {
     /// A reply to a command's sender, serialized.
     case reply(ReplyTarget, [UInt8])
     /// An event; the loop stamps `seq`, `epoch` and `time` when it publishes.
-    case publish(topic: String, body: EventBody)
+    case publish(topic: Topic, body: EventBody)
 }
 
 /// An event's body before the loop stamps it: built by the correlator, or already serialized (a
@@ -27,7 +27,7 @@ extension Correlator {
     }
 
     /// Publishes an event whose body is `body`.
-    func emitEvent(_ topic: String, _ body: JSONObject) {
+    func emitEvent(_ topic: Topic, _ body: JSONObject) {
         emit(.publish(topic: topic, body: .object(body)))
     }
 }

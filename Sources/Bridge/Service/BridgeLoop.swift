@@ -271,9 +271,10 @@ final class BridgeLoop {
                             metadata: ["reply": "\(Self.replyId(reply))"])
                     }
                 case .publish(let topic, let body):
-                    if wanted(topic) {
+                    let text = topic.description
+                    if wanted(text) {
                         _ = try? events.send(
-                            stamper.frames(topic: topic, body: body, nowMs: clock.nowMs()), wait: false)
+                            stamper.frames(topic: text, body: body, nowMs: clock.nowMs()), wait: false)
                     } else {
                         stamper.skip()
                     }

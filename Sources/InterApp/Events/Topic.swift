@@ -1,0 +1,84 @@
+/// An event's topic (PROTOCOL.md §4): `<lane>.<subject>.<event>`, dotted so that a SUB prefix picks a
+/// lane or everything. The one place where topics are spelled: the bridge publishes through it, and
+/// `watch`, the demo and dashboards written in Swift read through it.
+public struct Topic: Hashable, Sendable, CustomStringConvertible {
+    /// The lane, or ``bridgeLane`` for events that belong to no lane.
+    public let lane: String
+    /// What the event is about: an action (`sale`, `abort`, …, or an unknown action's name for an
+    /// orphan), `lane` or `batch`.
+    public let subject: String
+    /// What happened.
+    public let event: String
+
+    /// The lane name of events that belong to no lane (answers to PULL queries, the bridge's own state).
+    public static let bridgeLane = "bridge"
+
+    /// What happens to a command, published on `<lane>.<action>.<event>`.
+    public enum CommandEvent: String, Sendable, CaseIterable {
+        case accepted, forwarded, delivered, result, unknown
+        case lateResult = "late_result"
+        case orphan, mismatch
+    }
+
+    /// What happens to a lane's link, published on `<lane>.lane.<event>`.
+    public enum LaneEvent: String, Sendable, CaseIterable {
+        case connected, disconnected, returned
+    }
+
+    /// What happens to a lane's batch, published on `<lane>.batch.<event>`.
+    public enum BatchEvent: String, Sendable, CaseIterable {
+        case opened, closed
+    }
+
+    /// The subject of lane events.
+    public static let laneSubject = "lane"
+    /// The subject of batch events.
+    public static let batchSubject = "batch"
+
+    private init(lane: String, subject: String, event: String) {
+        self.lane = lane
+        self.subject = subject
+        self.event = event
+    }
+
+    /// `<lane>.<action>.<event>`: a command's progress or end; `action` may be an unknown action's name
+    /// (orphans) or `command` for a command that named none.
+    public static func command(lane: String, action: String, _ event: CommandEvent) -> Topic {
+        Topic(lane: lane, subject: action, event: event.rawValue)
+    }
+
+    /// `<lane>.lane.<event>`.
+    public static func lane(_ lane: String, _ event: LaneEvent) -> Topic {
+        Topic(lane: lane, subject: laneSubject, event: event.rawValue)
+    }
+
+    /// `<lane>.batch.<event>`.
+    public static func batch(lane: String, _ event: BatchEvent) -> Topic {
+        Topic(lane: lane, subject: batchSubject, event: event.rawValue)
+    }
+
+    /// Reads a topic as received; nil when it has not three dotted parts.
+    public init?(parsing text: some StringProtocol) {
+        let parts = text.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        self.init(lane: String(parts[0]), subject: String(parts[1]), event: String(parts[2]))
+    }
+
+    /// The command event, when this is one (neither a lane nor a batch event).
+    public var commandEvent: CommandEvent? {
+        guard subject != Self.laneSubject, subject != Self.batchSubject else { return nil }
+        return CommandEvent(rawValue: event)
+    }
+
+    /// The lane event, when this is one.
+    public var laneEvent: LaneEvent? { subject == Self.laneSubject ? LaneEvent(rawValue: event) : nil }
+
+    /// The batch event, when this is one.
+    public var batchEvent: BatchEvent? { subject == Self.batchSubject ? BatchEvent(rawValue: event) : nil }
+
+    /// The SUB prefix that picks every event of `lane`.
+    public static func prefix(lane: String) -> String { "\(lane)." }
+
+    /// The topic as it travels.
+    public var description: String { "\(lane).\(subject).\(event)" }
+}
