@@ -21,38 +21,18 @@ struct FinalOutcome {
 extension Correlator {
     /// Builds a reply object in the contract's shape.
     static func replyObject(id: String?, lane: String?, action: String?, _ final: FinalOutcome) -> JSONObject {
-        var reply = JSONObject()
-        reply["id"] = id.map(JSONValue.string) ?? .null
-        if let lane { reply["lane"] = .string(lane) }
-        if let action { reply["action"] = .string(action) }
-        reply["outcome"] = .string(final.outcome.rawValue)
-        if let message = final.message { reply["message"] = .string(message) }
-        if let result = final.result { reply["result"] = .object(result) }
-        if let ref = final.ref { reply["ref"] = .string(ref) }
-        if let mismatch = final.amountMismatch { reply["amountMismatch"] = .object(mismatch) }
-        reply["late"] = .bool(final.late)
-        if let earlier = final.earlier { reply["earlier"] = .object(earlier) }
-        return reply
-    }
-
-    /// The reply to a command that never reached a terminal.
-    static func rejectionReply(_ rejection: Rejection) -> JSONObject {
-        var reply = JSONObject()
-        reply["id"] = rejection.id.map(JSONValue.string) ?? .null
-        if let lane = rejection.lane { reply["lane"] = .string(lane) }
-        if let action = rejection.action { reply["action"] = .string(action) }
-        reply["outcome"] = .string(Outcome.rejected.rawValue)
-        var error = JSONObject()
-        error["code"] = .string(rejection.code.rawValue)
-        error["message"] = .string(rejection.message)
-        reply["error"] = .object(error)
-        reply["late"] = .bool(false)
-        return reply
+        var reply = Reply(id: id, lane: lane, action: action, outcome: final.outcome, message: final.message)
+        reply.result = final.result
+        reply.ref = final.ref
+        reply.amountMismatch = final.amountMismatch
+        reply.late = final.late
+        reply.earlier = final.earlier
+        return reply.json
     }
 
     /// Answers a rejected command: to its sender, or as an event when it came on the PULL socket.
     func reject(_ rejection: Rejection, to target: ReplyTarget) {
-        let reply = Self.rejectionReply(rejection)
+        let reply = rejection.reply
         switch target {
         case .router: emitReply(target, reply)
         case .pull:

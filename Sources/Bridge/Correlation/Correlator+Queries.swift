@@ -43,12 +43,9 @@ extension Correlator {
     }
 
     private func answerQuery(_ command: Command, _ result: JSONObject, to target: ReplyTarget) {
-        var reply = JSONObject()
-        reply["id"] = .string(command.id)
-        reply["action"] = .string(command.action)
-        reply["outcome"] = .string(Outcome.success.rawValue)
-        reply["result"] = .object(result)
-        reply["late"] = .bool(false)
+        var answer = Reply(id: command.id, action: command.action, outcome: .success)
+        answer.result = result
+        let reply = answer.json
         switch target {
         case .router: emitReply(target, reply)
         case .pull: emitEvent(.command(lane: Topic.bridgeLane, action: command.action, .result), reply)

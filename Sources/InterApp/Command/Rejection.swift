@@ -26,19 +26,12 @@ public struct Rejection: Error, Sendable, Equatable {
 }
 
 extension Rejection {
-    /// The contract's reply for this rejection.
+    /// The contract's reply for this rejection (``Reply/init(rejection:)``).
     ///
-    /// `{"id": …, "lane": …, "action": …, "outcome": "rejected", "error": {"code": …, "message": …}}`; `id` is
-    /// `null` when the command had no valid id, `lane` and `action` appear only when they could be read.
-    public var reply: JSONObject {
-        var reply = JSONObject()
-        reply["id"] = id.map { .string($0) } ?? .null
-        if let lane { reply["lane"] = .string(lane) }
-        if let action { reply["action"] = .string(action) }
-        reply["outcome"] = .string(Outcome.rejected.rawValue)
-        reply["error"] = ["code": .string(code.rawValue), "message": .string(message)]
-        return reply
-    }
+    /// `{"id": …, "lane": …, "action": …, "outcome": "rejected", "error": {"code": …, "message": …},
+    /// "late": false}`; `id` is `null` when the command had no valid id, `lane` and `action` appear only
+    /// when they could be read.
+    public var reply: JSONObject { Reply(rejection: self).json }
 }
 
 extension Rejection: CustomStringConvertible {

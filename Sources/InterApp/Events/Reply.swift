@@ -1,0 +1,59 @@
+/// A reply on the command socket (PROTOCOL.md §3), and the body of a `result` event: the one place
+/// where a reply's keys are spelled and ordered.
+public struct Reply: Sendable, Equatable {
+    /// The command's `id`; nil when the command had no valid id.
+    public var id: String?
+    /// The lane, when the command named one that could be read.
+    public var lane: String?
+    /// The action, when it could be read.
+    public var action: String?
+    /// How the command ended.
+    public var outcome: Outcome
+    /// The terminal app's message, or the bridge's explanation.
+    public var message: String?
+    /// The callback's fields, typed; or a query's answer.
+    public var result: JSONObject?
+    /// For `superseded`: the id of the command that went on instead.
+    public var ref: String?
+    /// For `rejected`: why.
+    public var error: Rejection?
+    /// For a successful sale: the amount or tip approved, where it differs from the request.
+    public var amountMismatch: JSONObject?
+    /// Whether this outcome came after the command had been answered `unknown` (or otherwise).
+    public var late: Bool
+    /// For a late result: the outcome the command had been answered before.
+    public var earlier: JSONObject?
+
+    /// A reply with `outcome` and nothing else set.
+    public init(id: String?, lane: String? = nil, action: String? = nil, outcome: Outcome, message: String? = nil) {
+        self.id = id
+        self.lane = lane
+        self.action = action
+        self.outcome = outcome
+        self.message = message
+        late = false
+    }
+
+    /// The reply to a command the bridge refused.
+    public init(rejection: Rejection) {
+        self.init(id: rejection.id, lane: rejection.lane, action: rejection.action, outcome: .rejected)
+        error = rejection
+    }
+
+    /// The reply as JSON, keys in the contract's order; `id` is always present (`null` when unknown).
+    public var json: JSONObject {
+        var reply = JSONObject()
+        reply["id"] = id.map(JSONValue.string) ?? .null
+        if let lane { reply["lane"] = .string(lane) }
+        if let action { reply["action"] = .string(action) }
+        reply["outcome"] = .string(outcome.rawValue)
+        if let message { reply["message"] = .string(message) }
+        if let result { reply["result"] = .object(result) }
+        if let ref { reply["ref"] = .string(ref) }
+        if let error { reply["error"] = ["code": .string(error.code.rawValue), "message": .string(error.message)] }
+        if let amountMismatch { reply["amountMismatch"] = .object(amountMismatch) }
+        reply["late"] = .bool(late)
+        if let earlier { reply["earlier"] = .object(earlier) }
+        return reply
+    }
+}
