@@ -54,6 +54,34 @@ struct UnknownAndLateTests {
         #expect(harness.simulator.openedURLs(lane: "a").last?.contains("action=transactionDetails") == true)
     }
 
+    @Test("an unknown sale the look-up shows declined stays unknown, with the details in its status")
+    func androidLookupOfADecline() throws {
+        let clock = ManualBridgeClock()
+        var behaviour = LaneBehaviour()
+        behaviour.fault = .neverAnswer
+        let harness = try BridgeHarness(
+            lanes: [SimulatedLane(id: "a", endpoint: "tcp://127.0.0.1:*", platform: .android, behaviour: behaviour)],
+            clock: clock)
+        // Amounts ending in 51 are declined by the simulated host.
+        try harness.send(saleJSON(id: "declined", lane: "a", amount: 1251, extra: #","timeoutMs":1000"#))
+        #expect(harness.simulator.waitForURLs(lane: "a", count: 1, timeout: .seconds(5)))
+        try harness.event("a.sale.delivered") { $0.string("id") == "declined" }
+        var healthy = LaneBehaviour()
+        healthy.fault = nil
+        harness.simulator.setBehaviour(healthy, lane: "a")
+        harness.advance(byMs: 1001)
+        #expect(try harness.reply(to: "declined").string("outcome") == "unknown")
+        #expect(harness.simulator.waitForURLs(lane: "a", count: 2, timeout: .seconds(5)))
+        try harness.awaitLane("a") { $0["inFlight"] == .null }
+        let status = try harness.call(#"{"id":"st","action":"status","ref":"declined"}"#)
+        let result = try #require(status.object("result"))
+        #expect(result.string("outcome") == "unknown")
+        let lookup = try #require(result.object("reply")?.object("lookup"), "no look-up details kept")
+        #expect(lookup.string("authorisationCode") == "")
+        #expect(lookup.int("amount") == 1251)
+        #expect(harness.events.allSatisfy { !$0.topic.hasSuffix(".late_result") })
+    }
+
     @Test("a duplicate callback completes nothing twice: the second is an orphan")
     func duplicateCallback() throws {
         var behaviour = LaneBehaviour()

@@ -30,20 +30,26 @@ struct TransactionDetailsTests {
         }
     }
 
-    @Test("an unknown id, or a sale that was not approved, is not found")
-    func unknown() throws {
+    @Test("an unknown id is not found; a declined sale is found, with no authorisation code (Viva's page)")
+    func unknownAndDeclined() throws {
         let fixture = try Fixture(.android)
         let probe = fixture.probe()
         _ = try probe.request(Requests.sale(amount: 1051, clientTransactionId: "declined", platform: .android))
-        for id in ["nope", "declined"] {
-            let details = CallbackFields(
-                try probe.request(
-                    Requests.url(action: "transactionDetails", [("clientTransactionId", id)], platform: .android)))
-            #expect(details["status"] == "fail")
-            #expect(details["message"] == "(-999) UNEXPECTED - Transaction not found.")
-            #expect(details["action"] == "transactionDetails")
-            #expect(details["clientTransactionId"] == id)
-        }
+        let missing = CallbackFields(
+            try probe.request(
+                Requests.url(action: "transactionDetails", [("clientTransactionId", "nope")], platform: .android)))
+        #expect(missing["status"] == "fail")
+        #expect(missing["message"] == "(-999) UNEXPECTED - Transaction not found.")
+        #expect(missing["action"] == "transactionDetails")
+        #expect(missing["clientTransactionId"] == "nope")
+        let declined = CallbackFields(
+            try probe.request(
+                Requests.url(action: "transactionDetails", [("clientTransactionId", "declined")], platform: .android)))
+        #expect(declined["status"] == "success")
+        #expect(declined["clientTransactionId"] == "declined")
+        #expect(declined["amount"] == "1051")
+        #expect(declined["authorisationCode"] == "")
+        #expect(declined["referenceNumber"] == "")
     }
 
     @Test("a sourceTerminalId other than this terminal's finds nothing")

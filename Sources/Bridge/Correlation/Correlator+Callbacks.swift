@@ -191,6 +191,11 @@ extension Correlator {
         finalize(current, outcome(of: callback))
     }
 
+    /// The answer to the bridge's `transactionDetails` look-up of an `unknown` sale. Its `status` says
+    /// whether the look-up worked, not whether the sale was approved: Viva's page says the answer
+    /// describes declined transactions too. Only an authorisation code proves approval (declines carry
+    /// none, as Viva's own decline example shows); without one the sale stays `unknown`, with the details
+    /// attached to its stored reply so `status` shows them. A decline is never turned into success.
     private func lookupAnswered(_ callback: ReceivedCallback, saleId: String, lane: LaneState) {
         guard callback.isSuccess else {
             logger.info(
@@ -199,8 +204,31 @@ extension Correlator {
         }
         let stored = finalizedSinceCommit[saleId] ?? (try? journal.command(id: saleId))
         guard let stored, stored.outcome == Outcome.unknown.rawValue else { return }
+        let approved = callback.field("authorisationCode").map { !$0.allSatisfy(\.isWhitespace) } ?? false
+        guard approved else {
+            attachLookup(callback, to: stored)
+            return
+        }
         completeLate(
             stored, lane: lane.id, FinalOutcome(outcome: .success, message: callback.message, result: callback.result))
+    }
+
+    /// Keeps a look-up's details with a sale that stays `unknown` (`lookup` in its stored reply).
+    private func attachLookup(_ callback: ReceivedCallback, to stored: StoredCommand) {
+        logger.notice(
+            "transactionDetails found the unknown sale but does not show it approved; it stays unknown",
+            metadata: ["id": "\(stored.id)"])
+        guard let text = stored.reply, case .object(var reply)? = try? JSONValue.parse(Array(text.utf8)) else { return }
+        var lookup = callback.result
+        lookup["message"] = .string(callback.message)
+        reply["lookup"] = .object(lookup)
+        let updated = JSONValue.object(reply).serializedString
+        emit(
+            .journal(
+                .final(id: stored.id, outcome: Outcome.unknown.rawValue, reply: updated, late: false, atMs: nowMs())))
+        var record = stored
+        record.reply = updated
+        finalizedSinceCommit[stored.id] = record
     }
 
     private func batchChanged(_ callback: ReceivedCallback, lane: LaneState) {

@@ -1,8 +1,11 @@
 /// Transaction details (Android only): a sale looked up in the app's history by `clientTransactionId`.
 ///
-/// Only approved sales are found (a sale the host never approved has nothing to fetch); the answer is
+/// Sales the host answered are found, approved or declined: Viva's Android "Transaction Details" page says
+/// the answer describes declined transactions too, so its `status` tells whether the look-up worked, not
+/// whether the sale was approved. The answer is
 /// `status=success&message=Transaction Details Fetched&action=transactionDetails&clientTransactionId=…&amount=…`
-/// followed by the sale's other fields. `sourceTerminalId`, when given, must be this terminal's TID.
+/// followed by the sale's other fields; a declined sale's `referenceNumber` and `authorisationCode` are
+/// empty, as in Viva's own decline example. `sourceTerminalId`, when given, must be this terminal's TID.
 extension TerminalApp {
     func transactionDetails(_ request: RequestURL, callback: String) {
         guard let clientTransactionId = request.value("clientTransactionId"), !clientTransactionId.isEmpty else {
@@ -13,7 +16,7 @@ extension TerminalApp {
         }
         let source = request.value("sourceTerminalId").flatMap { $0.isEmpty ? nil : $0 }
         guard source == nil || source == terminalId,
-            let index = book.approvedSale(clientTransactionId: clientTransactionId),
+            let index = book.hostSale(clientTransactionId: clientTransactionId),
             let sale = book.record(at: index)
         else {
             var url = builder(callback)
@@ -35,8 +38,8 @@ extension TerminalApp {
         url.add("rrn", ifPresent: sale.rrn)
         url.add("cardType", ifPresent: sale.cardType)
         url.add("accountNumber", ifPresent: sale.accountNumber)
-        url.add("referenceNumber", ifPresent: sale.referenceNumber)
-        url.add("authorisationCode", ifPresent: sale.authorisationCode)
+        url.add("referenceNumber", sale.referenceNumber ?? "")
+        url.add("authorisationCode", sale.authorisationCode ?? "")
         url.add("tid", terminalId)
         url.add("orderCode", ifPresent: sale.orderCode)
         url.add("shortOrderCode", ifPresent: sale.shortOrderCode)

@@ -51,8 +51,8 @@ struct TransactionBook: Sendable {
         return nil
     }
 
-    /// The latest approved sale sent with this `clientTransactionId`.
-    func approvedSale(clientTransactionId: String) -> Int? {
+    /// The latest sale sent with this `clientTransactionId` that reached the host, approved or declined.
+    func hostSale(clientTransactionId: String) -> Int? {
         byClientTransactionId[clientTransactionId]
     }
 
@@ -66,11 +66,14 @@ struct TransactionBook: Sendable {
     }
 
     private mutating func addToIndex(_ record: SimulatedTransaction, at index: Int) {
-        guard record.kind == .sale, record.outcome == .approved else { return }
+        guard record.kind == .sale else { return }
+        if record.outcome == .approved || record.outcome == .declined, let value = record.clientTransactionId {
+            byClientTransactionId[value] = index
+        }
+        guard record.outcome == .approved else { return }
         if let value = record.referenceNumber { byReference[value] = index }
         if let value = record.orderCode { byOrderCode[value] = index }
         if let value = record.shortOrderCode { byShortOrderCode[value] = index }
-        if let value = record.clientTransactionId { byClientTransactionId[value] = index }
     }
 
     private mutating func trim() {
