@@ -199,6 +199,7 @@ struct CallbackReader {
                 if digits >= 12 || lastPercent > equals { value = Masking.maskCardNumber(value) }
             }
         }
+        if known == .message { value = Masking.maskLuhnRuns(value) }
         switch known {
         case .status: try Self.keep(&status, name, value)
         case .action: try Self.keep(&action, name, value)
@@ -211,6 +212,10 @@ struct CallbackReader {
                 value = Masking.maskCardNumber(value)
             } else if Masking.isSecret(name) {
                 value = Masking.redacted
+            } else if Masking.isExpiryField(name) {
+                return
+            } else if Masking.isCardholderNameField(name) {
+                value = Masking.initials(value)
             } else if nameHasPercent {
                 // A decoded name may spell a field the outcome depends on.
                 switch name {
@@ -225,6 +230,9 @@ struct CallbackReader {
             }
         default:
             break
+        }
+        if known == nil, !Masking.isCardNumberField(name), !Masking.identifierFields.contains(name) {
+            value = Masking.maskLuhnRuns(value)
         }
         fields.append(Parameter(name: name, value: value))
     }

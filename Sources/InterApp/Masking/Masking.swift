@@ -1,15 +1,26 @@
 /// Keeping card numbers and secrets out of everything the bridge stores, publishes, replies or logs.
 ///
 /// Secrets are the parameters `merchantKey` and `ISV_clientSecret` (names compared ignoring case). Card-number
-/// fields are `accountNumber`, `pan`, `cardNumber` and `primaryAccountNumber`, compared ignoring case, `_` and `-`.
-/// Only those fields are masked: other long digit strings (`orderCode`, `rrn`, a `clientTransactionId`) are not
-/// card numbers and must reach the caller unchanged.
+/// fields are `accountNumber`, `cardNumber`, `primaryAccountNumber` and every name ending in `pan`
+/// (`merchantReceiptPAN`, `cardholderReceiptPAN`, as Viva's Android sample reads them), compared ignoring case,
+/// `_` and `-`: all their card numbers are masked. In every other field a run of 12 to 19 digits that passes
+/// the Luhn check is masked too, except in the identifier fields (``identifierFields``: `orderCode`, `rrn`, a
+/// `clientTransactionId`, …), which are not card numbers and must reach the caller unchanged for cancels and
+/// reconciliation. Expiry dates are dropped; a cardholder's name is cut to initials.
 public enum Masking {
     /// What a redacted secret prints as.
     public static let redacted = "***"
 
     private static let secretNames: [StaticString] = ["merchantkey", "isv_clientsecret"]
     private static let cardNumberNames: [StaticString] = ["accountnumber", "pan", "cardnumber", "primaryaccountnumber"]
+
+    /// Fields that hold the terminal's or the host's identifiers, never a card number: content masking
+    /// leaves them alone (a 16-digit `orderCode` passes the Luhn check one time in ten).
+    public static let identifierFields: Set<String> = [
+        "orderCode", "shortOrderCode", "rrn", "referenceNumber", "transactionId", "tid", "clientTransactionId",
+        "authorisationCode", "batchId", "batchName", "sourceTerminalId", "transactionDate", "amount", "tipAmount",
+        "installments", "ISV_amount",
+    ]
 
     /// Whether the parameter called `name` holds a secret that must never be printed, stored or logged.
     public static func isSecret(_ name: String) -> Bool {
@@ -20,11 +31,93 @@ public enum Masking {
 
     /// Whether the field called `name` holds a card number (PAN), masked before anything sees it.
     public static func isCardNumberField(_ name: String) -> Bool {
-        let first = name.utf8.first.map(ASCII.lower)
+        let utf8 = name.utf8
+        if utf8.count >= 3 {
+            let tail = utf8.suffix(3).map(ASCII.lower)
+            if tail == Array("pan".utf8) { return true }
+        }
+        let first = utf8.first.map(ASCII.lower)
         guard first == UInt8(ascii: "a") || first == UInt8(ascii: "p") || first == UInt8(ascii: "c") else {
             return false
         }
         return cardNumberNames.contains { matches(name, $0, skippingSeparators: true) }
+    }
+
+    /// Whether the field called `name` holds a card's expiry date (`cardExpirationDate`, `expiryDate`, …):
+    /// such a field is dropped, never stored or passed on.
+    public static func isExpiryField(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower.contains("expir") || lower.contains("expdate") || lower == "exp"
+    }
+
+    /// Whether the field called `name` holds the cardholder's name (`cardholderName`, `cardHolderName`).
+    public static func isCardholderNameField(_ name: String) -> Bool {
+        String(name.lowercased().filter { $0 != "_" }) == "cardholdername"
+    }
+
+    /// A cardholder's name cut to initials: `JOHN A SMITH` → `J. A. S.`.
+    public static func initials(_ name: String) -> String {
+        name.split(whereSeparator: { $0 == " " || $0 == "/" || $0 == "." })
+            .compactMap { $0.first.map { "\($0)." } }
+            .joined(separator: " ")
+    }
+
+    /// Masks, in a field that is neither a card-number nor an identifier field, every run of 12 to 19
+    /// digits (single spaces or dashes between digits allowed) that passes the Luhn check.
+    public static func maskLuhnRuns(_ text: String) -> String {
+        var digitCount = 0
+        for byte in text.utf8 where ASCII.isDigit(byte) { digitCount += 1 }
+        guard digitCount >= 12 else { return text }
+        var bytes = Array(text.utf8)
+        var changed = false
+        var index = 0
+        while index < bytes.count {
+            guard ASCII.isDigit(bytes[index]) else {
+                index += 1
+                continue
+            }
+            let (positions, end) = digitRun(bytes, from: index)
+            if positions.count >= 12 && positions.count <= 19 && passesLuhn(positions.map { bytes[$0] }) {
+                for position in positions[6..<(positions.count - 4)] { bytes[position] = UInt8(ascii: "*") }
+                changed = true
+            }
+            index = end
+        }
+        return changed ? String(decoding: bytes, as: UTF8.self) : text
+    }
+
+    /// The positions of the digits of the run starting at `start` (single spaces or dashes between
+    /// digits belong to it), and where it ends.
+    private static func digitRun(_ bytes: [UInt8], from start: Int) -> (positions: [Int], end: Int) {
+        var positions: [Int] = []
+        var cursor = start
+        while cursor < bytes.count {
+            if ASCII.isDigit(bytes[cursor]) {
+                positions.append(cursor)
+                cursor += 1
+            } else if (bytes[cursor] == UInt8(ascii: " ") || bytes[cursor] == UInt8(ascii: "-"))
+                && cursor + 1 < bytes.count && ASCII.isDigit(bytes[cursor + 1])
+            {
+                cursor += 1
+            } else {
+                break
+            }
+        }
+        return (positions, cursor)
+    }
+
+    /// The Luhn check of ASCII digits.
+    static func passesLuhn(_ digits: [UInt8]) -> Bool {
+        var sum = 0
+        for (offset, byte) in digits.reversed().enumerated() {
+            var digit = Int(byte - UInt8(ascii: "0"))
+            if offset % 2 == 1 {
+                digit *= 2
+                if digit > 9 { digit -= 9 }
+            }
+            sum += digit
+        }
+        return sum % 10 == 0
     }
 
     /// `name` equals the lower-case ASCII `target` ignoring case (and `_`, `-` when skipping separators).
@@ -57,21 +150,7 @@ public enum Masking {
                 index += 1
                 continue
             }
-            // A run: digits, with single separators between digits.
-            var positions: [Int] = []
-            var cursor = index
-            while cursor < bytes.count {
-                if ASCII.isDigit(bytes[cursor]) {
-                    positions.append(cursor)
-                    cursor += 1
-                } else if (bytes[cursor] == UInt8(ascii: " ") || bytes[cursor] == UInt8(ascii: "-"))
-                    && cursor + 1 < bytes.count && ASCII.isDigit(bytes[cursor + 1])
-                {
-                    cursor += 1
-                } else {
-                    break
-                }
-            }
+            let (positions, cursor) = digitRun(bytes, from: index)
             if positions.count >= 12 {
                 for position in positions[6..<(positions.count - 4)] { bytes[position] = UInt8(ascii: "*") }
             }
