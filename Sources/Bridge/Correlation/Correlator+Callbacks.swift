@@ -19,13 +19,39 @@ extension Correlator {
         case .abort(let answer): abortAnswered(callback, answer, lane: lane)
         case .transaction(.sale): saleCallback(callback, lane: lane)
         case .transaction(let action): otherCallback(callback, action: action, lane: lane)
-        case .other(let name): orphan(callback, lane: lane, action: name)
+        case .other(let name): unknownActionCallback(callback, name: name, lane: lane)
         }
+    }
+
+    /// A callback whose action this version does not know belongs to the command in flight when it carries
+    /// that command's `clientTransactionId`, and ends it as ``Callback/baseOutcome`` says. A cardholder's
+    /// cancel (`User_cancel`, a failure whatever its status) that names no id also belongs to the command
+    /// in flight when it is the only one on the lane. Anything else is an orphan: an unknown action with
+    /// no id never decides a command's money.
+    private func unknownActionCallback(_ callback: ReceivedCallback, name: String, lane: LaneState) {
+        guard let current = lane.current, current.lookupFor == nil else {
+            orphan(callback, lane: lane, action: name)
+            return
+        }
+        let ctid = callback.clientTransactionId
+        let named = ctid != nil && ctid == current.clientTransactionId
+        let alone =
+            ctid == nil && callback.callback.isCardholderCancelAction && lane.aborts.isEmpty
+            && lane.graceSales.isEmpty
+        guard named || alone else {
+            orphan(callback, lane: lane, action: name)
+            return
+        }
+        journalCallback(callback, lane: lane.id, matched: current.id, disposition: "matched-unknown-action")
+        finalize(current, outcome(of: callback))
     }
 
     /// The outcome a transaction callback reports by itself.
     func outcome(of callback: ReceivedCallback) -> FinalOutcome {
-        FinalOutcome(outcome: callback.callback.baseOutcome, message: callback.message, result: callback.result)
+        var final = FinalOutcome(
+            outcome: callback.callback.baseOutcome, message: callback.message, result: callback.result)
+        final.reason = callback.callback.failureReason
+        return final
     }
 
     private func journalCallback(_ callback: ReceivedCallback, lane: String, matched: String?, disposition: String) {

@@ -3,6 +3,8 @@ import InterApp
 /// A command's final outcome, as its reply and its `result` event will carry it.
 struct FinalOutcome {
     var outcome: Outcome
+    /// For `failure`: why, as far as the terminal said.
+    var reason: FailureReason?
     var message: String?
     var result: JSONObject?
     var late = false
@@ -22,6 +24,7 @@ extension Correlator {
     /// Builds a reply object in the contract's shape.
     static func replyObject(id: String?, lane: String?, action: String?, _ final: FinalOutcome) -> JSONObject {
         var reply = Reply(id: id, lane: lane, action: action, outcome: final.outcome, message: final.message)
+        reply.reason = final.outcome == .failure ? (final.reason ?? .other) : nil
         reply.result = final.result
         reply.ref = final.ref
         reply.amountMismatch = final.amountMismatch

@@ -11,6 +11,7 @@ extension Callback {
         case .abort(.aborted): .success
         case .abort(.nothingToAbort): .nothingToAbort
         case .abort(.unrecognized): .unknown
+        case .other where isCardholderCancelAction: .failure
         case .transaction, .other:
             switch status {
             case "success": .success

@@ -56,11 +56,14 @@ extension Callback {
         return Int(text)
     }
 
-    /// The reply's typed view: `{"outcome": …, "message": …, "action": …, "result": {…}}` with ``baseOutcome``.
+    /// The reply's typed view: `{"outcome": …, "reason": …, "message": …, "action": …, "result": {…}}` with
+    /// ``baseOutcome`` (and ``failureReason`` for a failure).
     public var summary: JSONObject {
-        [
-            "outcome": .string(baseOutcome.rawValue), "message": .string(message), "action": .string(actionName),
-            "result": .object(result),
-        ]
+        var summary: JSONObject = ["outcome": .string(baseOutcome.rawValue)]
+        if let reason = failureReason { summary["reason"] = .string(reason.rawValue) }
+        summary["message"] = .string(message)
+        summary["action"] = .string(actionName)
+        summary["result"] = .object(result)
+        return summary
     }
 }

@@ -9,6 +9,8 @@ public struct Reply: Sendable, Equatable {
     public var action: String?
     /// How the command ended.
     public var outcome: Outcome
+    /// For `failure`: why, as far as the terminal said (v1.1).
+    public var reason: FailureReason?
     /// The terminal app's message, or the bridge's explanation.
     public var message: String?
     /// The callback's fields, typed; or a query's answer.
@@ -47,6 +49,7 @@ public struct Reply: Sendable, Equatable {
         if let lane { reply["lane"] = .string(lane) }
         if let action { reply["action"] = .string(action) }
         reply["outcome"] = .string(outcome.rawValue)
+        if let reason { reply["reason"] = .string(reason.rawValue) }
         if let message { reply["message"] = .string(message) }
         if let result { reply["result"] = .object(result) }
         if let ref { reply["ref"] = .string(ref) }
