@@ -27,7 +27,7 @@ struct RequestURLTests {
         #expect(url == "vivapayclient://pay/v1?merchantKey=k&appId=a&action=abort&callback=\(encoded)")
     }
 
-    @Test("only sales carry protocol=int_default", arguments: TerminalAction.allCases)
+    @Test("sales and cancels (v1.1) carry protocol=int_default, nothing else does", arguments: TerminalAction.allCases)
     func protocolOnlyForSales(action: TerminalAction) throws {
         let json: String
         switch action {
@@ -40,7 +40,7 @@ struct RequestURLTests {
         }
         let url = RequestURL.build(try Fixture.terminal(json), lane: Fixture.androidLane)
         let parameters = RequestURL.parse(url)
-        #expect(parameters.contains(Parameter("protocol", "int_default")) == (action == .sale))
+        #expect(parameters.contains(Parameter("protocol", "int_default")) == (action == .sale || action == .cancel))
         #expect(parameters[0] == Parameter("merchantKey", "SG23323424EXS3"))
         #expect(parameters[1] == Parameter("appId", "com.example.pos"))
         #expect(parameters[2] == Parameter("action", action.rawValue))

@@ -36,7 +36,8 @@ struct SeedRequestTests {
         let seed =
             "vivapayclient://pay/v1?callback=interapp-callback&merchantKey=SG23323424EXS3&appId=com.vivawallet.InterAppDemo&action=cancel&referenceNumber=60646"
         let terminal = try Fixture.terminal(#"{"id":"c1","lane":"lane-1","action":"cancel","referenceNumber":"60646"}"#)
-        #expect(map(RequestURL.build(terminal, lane: Self.seedLane)) == map(seed))
+        // v1.1 adds protocol=int_default to cancels as to sales (Viva's samples send it; PROTOCOL.md §2).
+        #expect(map(RequestURL.build(terminal, lane: Self.seedLane)) == map(seed + "&protocol=int_default"))
     }
 
     @Test("viva-ios-abort.txt abort request")

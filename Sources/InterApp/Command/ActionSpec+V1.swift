@@ -9,6 +9,11 @@
 /// - `txnDateFrom`/`txnDateTo` are ISO 8601 date strings passed verbatim; their order is not checked.
 /// - `paymentMethod` is free text (`CardPresent`, `MOTO`, `QrDefault`, ...): Viva adds methods.
 /// - `transactionDetails` exists only on Android; a command for an iOS lane is `unknown_action`.
+/// - v1.1: a cancel takes the `show_*` flags and gets `protocol=int_default` as a sale does (Viva's samples
+///   send them on every cancel); a tip above 0 with `withInstallments: true` is `invalid_combination` (Viva's iOS
+///   sample refuses it); a sale takes `ISV_currencyCode` (ISO 4217 numeric: up to 3 digits, in the `ISV_`
+///   group), `saleToAcquirerData` and the Greek fiscal fields (`aadeProviderId`, `aadeProviderSignatureData`,
+///   `aadeProviderSignature`, `fiscalisationData`) as bounded text, passed through encoded.
 extension ActionSpec {
     static let maxAmount = 2_147_483_647
 
@@ -33,6 +38,12 @@ extension ActionSpec {
             .optional("ISV_merchantSourceCode", .text(maxLength: 256)),
             .optional("ISV_customerTrns", .text(maxLength: 2048)),
             .optional("ISV_clientTransactionId", .text(maxLength: 2048)),
+            .optional("ISV_currencyCode", .digits(maxLength: 3)),
+            .optional("saleToAcquirerData", .text(maxLength: 2048)),
+            .optional("aadeProviderId", .text(maxLength: 256)),
+            .optional("aadeProviderSignatureData", .text(maxLength: 2048)),
+            .optional("aadeProviderSignature", .text(maxLength: 2048)),
+            .optional("fiscalisationData", .text(maxLength: 8192)),
         ],
         rules: [
             .notAbove("tipAmount", limit: "amount"),
@@ -40,6 +51,7 @@ extension ActionSpec {
             .onlyWhenTrue("preferredInstallments", flag: "withInstallments"),
             .prefixRequires("ISV_", names: ["ISV_clientId", "ISV_clientSecret", "ISV_amount"]),
             .notAbove("ISV_amount", limit: "amount"),
+            .zeroWhenTrue("tipAmount", flag: "withInstallments"),
         ],
         request: RequestForm(action: "sale", trailing: [Parameter("protocol", "int_default")]),
         fillsClientTransactionId: true
@@ -55,8 +67,11 @@ extension ActionSpec {
             .optional("shortOrderCode", .digits(maxLength: 32)),
             .optional("txnDateFrom", .date),
             .optional("txnDateTo", .date),
+            .optional("show_receipt", .flag),
+            .optional("show_rating", .flag),
+            .optional("show_transaction_result", .flag),
         ],
-        request: RequestForm(action: "cancel")
+        request: RequestForm(action: "cancel", trailing: [Parameter("protocol", "int_default")])
     )
 
     /// `abort`: stop the sale under way; takes no parameters.

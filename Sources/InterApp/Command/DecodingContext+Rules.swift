@@ -19,6 +19,12 @@ extension DecodingContext {
             if object.contains(name) && object[key]?.stringValue != expected {
                 throw reject(.invalidValue, "\(name) is allowed only with \(key): \"\(expected)\"")
             }
+        case .zeroWhenTrue(let name, let flag):
+            if let value = object[name]?.intValue, value > 0, object[flag]?.boolValue == true {
+                throw reject(
+                    .invalidCombination,
+                    "\(name) above 0 cannot go with \(flag): true (the terminal app refuses a tip with installments)")
+            }
         case .prefixRequires(let prefix, let names):
             guard let trigger = object.pairs.first(where: { $0.key.hasPrefix(prefix) })?.key else { return }
             let missing = names.filter { !object.contains($0) }

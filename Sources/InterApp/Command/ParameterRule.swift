@@ -10,4 +10,7 @@ public enum ParameterRule: Sendable, Equatable {
     case onlyWhen(String, key: String, equals: String)
     /// Any parameter whose name starts with `prefix` requires every one of `names` (the `ISV_` group).
     case prefixRequires(String, names: [String])
+    /// `name` may be above 0 only when `flag` is not true (a tip with installments: Viva's iOS sample
+    /// refuses it): `invalid_combination`.
+    case zeroWhenTrue(String, flag: String)
 }

@@ -12,6 +12,8 @@ public enum RejectionCode: String, Sendable, CaseIterable {
     case invalidValue = "invalid_value"
     /// A key the bridge sets itself from the lane's configuration: `merchantKey`, `appId`, `callback`, `protocol`.
     case reservedField = "reserved_field"
+    /// Two keys that are each valid but not together: a tip with installments (v1.1).
+    case invalidCombination = "invalid_combination"
     /// The `action` is not one the bridge knows, or not one the lane's terminal app offers.
     case unknownAction = "unknown_action"
     /// The `lane` is not in the configuration.
