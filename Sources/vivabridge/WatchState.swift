@@ -112,7 +112,9 @@ extension WatchState {
             case .returned, nil: break
             }
             switch topic.batchEvent {
-            case .opened: lane.openBatch = body["batchName"]?.stringValue ?? body["batchId"]?.stringValue ?? "(open)"
+            case .opened:
+                let automatic = body["automatic"] == .bool(true) ? "(automatic)" : "(open)"
+                lane.openBatch = body["batchName"]?.stringValue ?? body["batchId"]?.stringValue ?? automatic
             case .closed: lane.openBatch = nil
             case nil: break
             }

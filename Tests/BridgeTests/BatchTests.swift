@@ -26,7 +26,7 @@ struct BatchTests {
         #expect(closed.string("batchName") == "evening")
     }
 
-    @Test("a batch open for 48 hours is closed with reason expired")
+    @Test("a batch open for 48 hours is closed with reason expired, and the app's automatic one is reported")
     func expiry() throws {
         let clock = ManualBridgeClock()
         let harness = try BridgeHarness(
@@ -40,5 +40,12 @@ struct BatchTests {
         let closed = try harness.event("lane-1.batch.closed")
         #expect(closed.string("reason") == "expired")
         #expect(closed.string("batchName") == "day")
+        let opened = try harness.event("lane-1.batch.opened") { $0["automatic"] != nil }
+        #expect(opened["automatic"] == .bool(true))
+        #expect(opened["batchName"] == .null)
+        let lanes = try harness.call(#"{"id":"q","action":"lanes"}"#)
+        let batch = lanes.object("result")?["lanes"]?.arrayValue?.first?.objectValue?.object("openBatch")
+        #expect(batch?["automatic"] == .bool(true))
+        #expect(batch?["name"] == .null)
     }
 }

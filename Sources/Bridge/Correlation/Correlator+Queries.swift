@@ -73,6 +73,7 @@ extension Correlator {
             open["name"] = batch.name.map(JSONValue.string) ?? .null
             open["id"] = batch.id.map(JSONValue.string) ?? .null
             open["openedAt"] = .string(Timestamp.iso8601(ms: batch.openedAtMs))
+            open["automatic"] = .bool(batch.automatic)
             entry["openBatch"] = .object(open)
         } else {
             entry["openBatch"] = .null

@@ -18,20 +18,27 @@ extension Correlator {
                 lane.graceSales.removeAll { $0.untilMs <= now }
                 for grace in due { endGrace(grace) }
             }
-            if let batch = lane.openBatch, batch.openedAtMs + expiryMs <= now {
-                lane.openBatch = nil
-                emit(.journal(.batch(lane: id, nil)))
-                publishBatchEvent(
-                    id, .closed,
-                    [
-                        ("batchName", batch.name.map(JSONValue.string) ?? .null),
-                        ("batchId", batch.id.map(JSONValue.string) ?? .null), ("reason", .string("expired")),
-                    ])
-            }
+            if let batch = lane.openBatch, batch.openedAtMs + expiryMs <= now { expireBatch(batch, lane: lane) }
             if lane.current == nil, lane.connected, !shuttingDown, !lane.pendingLookups.isEmpty {
                 startLookup(lane: lane)
             }
         }
+    }
+
+    /// A batch open for `batchExpiryHours`: the terminal app closes it and opens a new one by itself
+    /// (Viva's batch page), so the lane has an automatic batch whose name and id are not known yet.
+    private func expireBatch(_ batch: OpenBatch, lane: LaneState) {
+        publishBatchEvent(
+            lane.id, .closed,
+            [
+                ("batchName", batch.name.map(JSONValue.string) ?? .null),
+                ("batchId", batch.id.map(JSONValue.string) ?? .null), ("reason", .string("expired")),
+            ])
+        let automatic = OpenBatch(name: nil, id: nil, openedAtMs: nowMs(), automatic: true)
+        lane.openBatch = automatic
+        emit(.journal(.batch(lane: lane.id, automatic)))
+        publishBatchEvent(
+            lane.id, .opened, [("batchName", .null), ("batchId", .null), ("automatic", .bool(true))])
     }
 
     /// The earliest time something is due, for the loop's poll timeout.

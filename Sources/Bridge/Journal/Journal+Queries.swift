@@ -41,8 +41,9 @@ extension Journal {
     func openBatches() throws -> [String: OpenBatch] {
         try database.read { db in
             var batches: [String: OpenBatch] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT lane, name, batch_id, opened_ms FROM batches") {
-                batches[row["lane"]] = OpenBatch(name: row["name"], id: row["batch_id"], openedAtMs: row["opened_ms"])
+            for row in try Row.fetchAll(db, sql: "SELECT lane, name, batch_id, opened_ms, automatic FROM batches") {
+                batches[row["lane"]] = OpenBatch(
+                    name: row["name"], id: row["batch_id"], openedAtMs: row["opened_ms"], automatic: row["automatic"])
             }
             return batches
         }

@@ -70,6 +70,9 @@ final class Journal {
         migrator.registerMigration("v1.1-sales-by-client-transaction-id") { db in
             try db.execute(sql: JournalSQL.salesByClientTransactionId)
         }
+        migrator.registerMigration("v1.1-automatic-batches") { db in
+            try db.execute(sql: "ALTER TABLE batches ADD COLUMN automatic INTEGER NOT NULL DEFAULT 0")
+        }
         try migrator.migrate(database)
     }
 
@@ -113,8 +116,11 @@ final class Journal {
         case .batch(let lane, let batch):
             if let batch {
                 try db.cachedStatement(
-                    sql: "INSERT OR REPLACE INTO batches(lane, name, batch_id, opened_ms) VALUES (?, ?, ?, ?)"
-                ).execute(arguments: [lane, batch.name, batch.id, batch.openedAtMs])
+                    sql: """
+                        INSERT OR REPLACE INTO batches(lane, name, batch_id, opened_ms, automatic)
+                        VALUES (?, ?, ?, ?, ?)
+                        """
+                ).execute(arguments: [lane, batch.name, batch.id, batch.openedAtMs, batch.automatic])
             } else {
                 try db.cachedStatement(sql: "DELETE FROM batches WHERE lane = ?").execute(arguments: [lane])
             }

@@ -35,6 +35,9 @@ public struct OpenBatch: Sendable, Equatable {
     public var id: String?
     /// When the bridge saw it opened.
     public var openedAtMs: Int64
+    /// Opened by the terminal app itself when the previous one expired after 48 hours (Viva's batch
+    /// page): its name and id are not known until the app reports them.
+    public var automatic = false
 }
 
 /// One write the journal makes at its next commit.
