@@ -83,7 +83,9 @@ let package = Package(
         ),
         .testTarget(
             name: "BridgeTests",
-            dependencies: ["Bridge", "TerminalSimulator", "ZeroMQ", "InterApp"],
+            dependencies: [
+                "Bridge", "TerminalSimulator", "ZeroMQ", "InterApp", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -126,8 +126,18 @@ extension Correlator {
             do {
                 stored = try journal.command(id: command.id)
             } catch {
+                // Not knowing whether the id is new must never make a second terminal request.
                 logger.error("journal read failed", metadata: ["id": "\(command.id)", "error": "\(error)"])
-                stored = nil
+                var lane: String?
+                if case .terminal(let terminal) = command.body { lane = terminal.lane }
+                reject(
+                    Rejection(
+                        .journalUnavailable,
+                        "the journal cannot be read, so whether id \(command.id) is new is not known; it was not sent; "
+                            + "try again later",
+                        id: command.id, lane: lane, action: command.action),
+                    to: target)
+                return true
             }
         }
         guard let stored else { return false }

@@ -30,7 +30,24 @@ extension Correlator {
             result["state"] = .string(record.state.rawValue)
             result["lane"] = .string(record.lane)
             result["action"] = .string(record.action.rawValue)
-        } else if let stored = finalizedSinceCommit[ref] ?? (try? journal.command(id: ref)) {
+            answerQuery(command, result, to: target)
+            return
+        }
+        let stored: StoredCommand?
+        do {
+            stored = try finalizedSinceCommit[ref] ?? journal.command(id: ref)
+        } catch {
+            // Never `not_found` for an id the journal could not read: a caller would retry under it.
+            logger.error("journal read failed", metadata: ["ref": "\(ref)", "error": "\(error)"])
+            reject(
+                Rejection(
+                    .journalUnavailable,
+                    "the journal cannot be read; the state of \(ref) is not known; try again later",
+                    id: command.id, action: command.action),
+                to: target)
+            return
+        }
+        if let stored {
             result["state"] = .string(stored.state.rawValue)
             if let lane = stored.lane { result["lane"] = .string(lane) }
             result["action"] = .string(stored.action)

@@ -24,4 +24,7 @@ public enum RejectionCode: String, Sendable, CaseIterable {
     case idConflict = "id_conflict"
     /// The bridge is stopping and takes no new commands.
     case shuttingDown = "shutting_down"
+    /// The journal cannot be read or written: the command was not sent (v1.1). Try again later; the
+    /// bridge says why in its log.
+    case journalUnavailable = "journal_unavailable"
 }
