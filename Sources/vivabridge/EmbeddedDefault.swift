@@ -36,13 +36,15 @@ enum EmbeddedDefault {
         return try BridgeConfiguration.load(yaml: yaml, environment: environment)
     }
 
-    /// The simulated terminals behind the embedded lanes: a card is presented after 1.5 s and the
-    /// host answers 1 s later, like a person at a real terminal.
-    static func simulatedLanes(cardMs: Int = 1500, hostMs: Int = 1000) -> [SimulatedLane] {
-        lanes.map { lane in
+    /// The simulated terminals behind the embedded lanes, bound where `configuration` (environment
+    /// overrides included) says the bridge connects: a card is presented after 1.5 s and the host answers
+    /// 1 s later, like a person at a real terminal.
+    static func simulatedLanes(for configuration: BridgeConfiguration, cardMs: Int = 1500, hostMs: Int = 1000)
+        -> [SimulatedLane]
+    {
+        configuration.lanes.map { lane in
             SimulatedLane(
-                id: lane.id, endpoint: "tcp://127.0.0.1:\(lane.port)",
-                platform: lane.platform == .ios ? .ios : .android,
+                id: lane.id, endpoint: lane.endpoint, platform: lane.platform == .ios ? .ios : .android,
                 behaviour: LaneBehaviour(cardPresentment: .milliseconds(cardMs), host: .milliseconds(hostMs)))
         }
     }

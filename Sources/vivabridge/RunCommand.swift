@@ -9,7 +9,12 @@ import TerminalSimulator
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run the bridge (on the embedded default with simulated lanes when no --config is given)."
+        abstract: "Run the bridge (on the embedded default with simulated lanes when no --config is given).",
+        discussion: """
+            SIGTERM or SIGINT shut down gracefully (exit 0); a second one stops at once (exit 1). SIGHUP never \
+            ends the bridge. Exit 1: a component could not start or stopped on an error (one line names it); \
+            exit 2: the configuration was refused.
+            """
     )
 
     @Option(name: .long, help: "The YAML configuration file (see docs/CONFIG.md).")
@@ -28,22 +33,61 @@ struct RunCommand: AsyncParsableCommand {
                 configuration = try BridgeConfiguration.load(file: config, environment: environment)
             } else {
                 configuration = try EmbeddedDefault.configuration(environment: environment)
-                let simulator = Simulator(lanes: EmbeddedDefault.simulatedLanes(), logger: logger)
-                services.append(.init(service: SimulatorService(simulator: simulator)))
             }
         } catch let error as ConfigurationError {
-            FileHandle.standardError.write(Data("vivabridge: configuration refused: \(error)\n".utf8))
-            throw ExitCode(2)
+            Self.fail("configuration refused: \(error)", exitCode: 2)
         }
-        let bridge = try Bridge(configuration: configuration, logger: logger)
+        if config == nil {
+            // The embedded default's lanes are simulated here: bind them first, exactly where the bridge will
+            // connect, so the bridge never attaches to relays some other process runs.
+            let simulator = Simulator(lanes: EmbeddedDefault.simulatedLanes(for: configuration), logger: logger)
+            do {
+                try simulator.start()
+            } catch {
+                Self.fail("the simulated lanes could not start: \(error)", exitCode: 1)
+            }
+            services.append(.init(service: SimulatorService(simulator: simulator)))
+        }
+        let bridge: Bridge
+        do {
+            bridge = try Bridge(configuration: configuration, logger: logger)
+        } catch {
+            Self.fail("the bridge could not be set up: \(error)", exitCode: 1)
+        }
         let embedded = config == nil
         services.append(
             .init(
                 service: BridgeService(bridge: bridge) { bound in
                     Banner.print(bound: bound, configuration: configuration, embedded: embedded)
                 }))
-        let group = ServiceGroup(
-            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        let group = ServiceGroup(configuration: .init(services: services, logger: logger))
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask {
+                    await ProcessSignals.handle(group: group, logger: logger) {
+                        logger.notice(
+                            "SIGHUP received: reload is not available yet; the running configuration is unchanged")
+                    }
+                }
+                try await group.run()
+                tasks.cancelAll()
+            }
+        } catch {
+            Self.fail(Self.describe(error), exitCode: 1)
+        }
+    }
+
+    /// One line naming the component that ended the process.
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? ServiceGroupError {
+            return "a component stopped unexpectedly (\(error)); the bridge is not running"
+        }
+        return "\(error)"
+    }
+
+    /// Prints `vivabridge: message` on standard error and exits.
+    private static func fail(_ message: String, exitCode: Int32) -> Never {
+        FileHandle.standardError.write(Data("vivabridge: \(message)\n".utf8))
+        Foundation.exit(exitCode)
     }
 }

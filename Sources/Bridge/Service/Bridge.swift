@@ -116,9 +116,12 @@ public final class Bridge: Sendable {
 
     /// Stops at once, leaving commands in flight in the journal (as a crash would, but cleanly).
     public func halt() {
-        control.send("stop")
+        requestHalt()
         wait()
     }
+
+    /// Asks the bridge to stop at once, without waiting (safe from a cancellation handler); see ``halt()``.
+    public func requestHalt() { control.send("stop") }
 
     /// The error that ended the bridge's loop, if it failed.
     public var failure: (any Error)? { state.failure() }

@@ -44,7 +44,6 @@ final class BridgeLoop {
         self.logger = logger
         self.clock = clock
         journal = try Journal(path: configuration.journal, sync: configuration.journalSync)
-        stamper = EventStamper(epoch: try journal.nextEpoch())
         correlator = Correlator(configuration: configuration, journal: journal, clock: clock, logger: logger)
         try correlator.restore()
 
@@ -70,6 +69,8 @@ final class BridgeLoop {
         }
         bound = BoundEndpoints(
             command: try commands.lastEndpoint, events: try events.lastEndpoint, commandPull: try pull?.lastEndpoint)
+        // Only a bridge that bound every endpoint counts as a start: a failed start leaves the epoch alone.
+        stamper = EventStamper(epoch: try journal.nextEpoch())
 
         poller.add(control)
         poller.add(commands)

@@ -1,7 +1,9 @@
 import ServiceLifecycle
 
-/// The bridge as a swift-service-lifecycle `Service`: it starts the bridge, and on graceful shutdown
-/// (SIGTERM, SIGINT in a `ServiceGroup`) lets commands in flight finish before returning.
+/// The bridge as a swift-service-lifecycle `Service` that owns its whole life: it starts the bridge,
+/// lets commands in flight finish on graceful shutdown, stops at once on cancellation (what is in flight
+/// stays in the journal for the next start), and throws when the bridge cannot start or its loop fails,
+/// so the process ends instead of running without a bridge.
 public struct BridgeService: Service {
     /// The bridge this service runs.
     public let bridge: Bridge
@@ -14,13 +16,23 @@ public struct BridgeService: Service {
     }
 
     public func run() async throws {
-        let bound = try bridge.start()
-        onStart(bound)
-        await withGracefulShutdownHandler {
-            await bridge.waitAsync()
-        } onGracefulShutdown: {
-            bridge.shutdown()
+        let bound: BoundEndpoints
+        do {
+            bound = try bridge.start()
+        } catch {
+            throw BridgeServiceError(.startFailed, underlying: error)
         }
-        if let failure = bridge.failure { throw failure }
+        onStart(bound)
+        let bridge = bridge
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await bridge.waitAsync()
+            } onGracefulShutdown: {
+                bridge.shutdown()
+            }
+        } onCancel: {
+            bridge.requestHalt()
+        }
+        if let failure = bridge.failure { throw BridgeServiceError(.loopFailed, underlying: failure) }
     }
 }

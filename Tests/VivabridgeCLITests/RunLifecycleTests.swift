@@ -1,0 +1,126 @@
+import Foundation
+import InterApp
+import TerminalSimulator
+import Testing
+import ZeroMQ
+
+/// `vivabridge run` as a process: it always ends when told to, never runs half-started, and SIGHUP
+/// never ends it (issue 10's hang, issue 13's signals).
+@Suite("vivabridge run: start, signals and exit codes")
+struct RunLifecycleTests {
+    /// A running `vivabridge run --config` against simulated lanes of the test's own, on ephemeral ports.
+    private final class RunningBridge {
+        let simulator: Simulator
+        let folder: URL
+        let child: ChildProcess
+        let command: String
+
+        init(behaviour: LaneBehaviour = .zeroDelay, grace: Int = 30_000) throws {
+            simulator = Simulator(
+                lanes: [
+                    SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)
+                ])
+            let endpoints = try simulator.start()
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "vivabridge-run-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let config = folder.appendingPathComponent("bridge.yaml")
+            try """
+            command: tcp://127.0.0.1:*
+            events: tcp://127.0.0.1:*
+            journal: \(folder.path)/journal.sqlite
+            shutdownGraceMs: \(grace)
+            terminal: {merchantKey: RUN-TEST-KEY}
+            lanes:
+              - {id: lane-1, endpoint: "\(endpoints["lane-1"]!)", platform: ios}
+            """.write(to: config, atomically: true, encoding: .utf8)
+            child = try ChildProcess(["run", "--config", config.path])
+            let line = try #require(
+                child.waitForLine(containing: "commands (ROUTER):"), "the bridge never said where it listens")
+            command = String(line.split(separator: " ").last!)
+            #expect(simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
+        }
+
+        /// Sends one command from a fresh DEALER and returns the reply.
+        func call(_ json: String) throws -> JSONObject? {
+            let context = try Context()
+            defer { context.terminate() }
+            let socket = try Socket(context, .dealer)
+            defer { socket.close() }
+            try socket.setReceiveTimeout(10_000)
+            try socket.connect(command)
+            try socket.send([Array(json.utf8)])
+            guard let frames = try socket.receive() else { return nil }
+            return try JSONValue.parse(frames.last!).objectValue
+        }
+
+        deinit {
+            simulator.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    @Test("the embedded default whose lane ports are taken exits 1 at once, naming why; it never attaches")
+    func embeddedDefaultPortsTaken() throws {
+        let holder = try Socket(try Context(), .router)
+        try holder.bind("tcp://127.0.0.1:*")
+        let taken = try holder.lastEndpoint
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("vivabridge-emb-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let child = try ChildProcess(
+            ["run"],
+            environment: [
+                "VIVABRIDGE_COMMAND": "tcp://127.0.0.1:*", "VIVABRIDGE_EVENTS": "tcp://127.0.0.1:*",
+                "VIVABRIDGE_LANES_0_ENDPOINT": taken, "VIVABRIDGE_STATE": state.path,
+            ])
+        let status = child.waitForExit(timeout: 10)
+        #expect(status == 1, "the bridge did not end within 10 s, or ended otherwise (\(String(describing: status)))")
+        #expect(child.errorOutput.contains("vivabridge: the simulated lanes could not start"))
+        #expect(!child.output.contains("vivabridge is running"))
+        holder.close()
+    }
+
+    @Test("SIGTERM ends a running bridge with exit 0")
+    func sigterm() throws {
+        let bridge = try RunningBridge()
+        #expect(try bridge.call(#"{"id":"p","action":"ping"}"#)?["outcome"]?.stringValue == "success")
+        bridge.child.signal(SIGTERM)
+        #expect(bridge.child.waitForExit(timeout: 20) == 0)
+    }
+
+    @Test("SIGHUP never ends the bridge: it logs that reload is not available and keeps answering")
+    func sighup() throws {
+        let bridge = try RunningBridge()
+        bridge.child.signal(SIGHUP)
+        let deadline = Date().addingTimeInterval(10)
+        while !bridge.child.errorOutput.contains("SIGHUP received"), Date() < deadline {
+            #expect(try bridge.call(#"{"id":"p","action":"ping"}"#)?["outcome"]?.stringValue == "success")
+        }
+        #expect(bridge.child.errorOutput.contains("SIGHUP received"))
+        #expect(try bridge.call(#"{"id":"p2","action":"ping"}"#)?["outcome"]?.stringValue == "success")
+        bridge.child.signal(SIGTERM)
+        #expect(bridge.child.waitForExit(timeout: 20) == 0)
+    }
+
+    @Test("a second SIGINT during a graceful shutdown that waits for a sale stops the bridge at once (exit 1)")
+    func secondSignalStopsAtOnce() throws {
+        var behaviour = LaneBehaviour()
+        behaviour.fault = .neverAnswer
+        let bridge = try RunningBridge(behaviour: behaviour, grace: 600_000)
+        let context = try Context()
+        defer { context.terminate() }
+        let client = try Socket(context, .dealer)
+        defer { client.close() }
+        try client.connect(bridge.command)
+        try client.send([Array(#"{"id":"held","lane":"lane-1","action":"sale","amount":100}"#.utf8)])
+        #expect(bridge.simulator.waitForURLs(lane: "lane-1", count: 1, timeout: .seconds(10)))
+        bridge.child.signal(SIGINT)
+        let deadline = Date().addingTimeInterval(10)
+        while !bridge.child.errorOutput.contains("shutting down gracefully"), Date() < deadline {
+            _ = try bridge.call(#"{"id":"p","action":"ping"}"#)
+        }
+        bridge.child.signal(SIGINT)
+        #expect(bridge.child.waitForExit(timeout: 10) == 1)
+        #expect(bridge.child.errorOutput.contains("stopping at once"))
+    }
+}
