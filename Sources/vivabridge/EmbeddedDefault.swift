@@ -6,10 +6,21 @@ import TerminalSimulator
 /// The configuration `vivabridge run` uses without `--config`: loopback endpoints, three simulated
 /// lanes (two iOS, one Android) in the same process, and a journal in a local state folder.
 enum EmbeddedDefault {
-    /// The simulated lanes: id, port, platform.
-    static let lanes: [(id: String, port: Int, platform: Platform)] = [
-        ("lane-1", 6001, .ios), ("lane-2", 6002, .ios), ("lane-3", 6003, .android),
+    /// The simulated lanes: id, port offset from the base port, platform.
+    static let lanes: [(id: String, offset: Int, platform: Platform)] = [
+        ("lane-1", 0, .ios), ("lane-2", 1, .ios), ("lane-3", 2, .android),
     ]
+
+    /// The port of `lane-1` (the others follow): `$VIVABRIDGE_SIMULATOR_BASEPORT` or 6001.
+    static func basePort(environment: [String: String]) throws -> Int {
+        guard let text = environment["VIVABRIDGE_SIMULATOR_BASEPORT"] else { return 6001 }
+        guard let port = Int(text), (1...65533).contains(port) else {
+            throw ConfigurationError(
+                key: "VIVABRIDGE_SIMULATOR_BASEPORT",
+                "must be a port from 1 to 65533 (three lanes follow it), not \(text)")
+        }
+        return port
+    }
 
     /// The state folder: `$VIVABRIDGE_STATE` or `./.vivabridge`.
     static var stateFolder: String {
@@ -29,9 +40,10 @@ enum EmbeddedDefault {
             lanes:
 
             """
+        let base = try basePort(environment: environment)
         for lane in lanes {
             yaml +=
-                "  - {id: \(lane.id), endpoint: \"tcp://127.0.0.1:\(lane.port)\", platform: \(lane.platform.rawValue)}\n"
+                "  - {id: \(lane.id), endpoint: \"tcp://127.0.0.1:\(base + lane.offset)\", platform: \(lane.platform.rawValue)}\n"
         }
         return try BridgeConfiguration.load(yaml: yaml, environment: environment)
     }

@@ -80,6 +80,50 @@ struct RunLifecycleTests {
         holder.close()
     }
 
+    @Test("VIVABRIDGE_SIMULATOR_BASEPORT moves the embedded lanes; taken, it is refused the same way")
+    func embeddedBasePortTaken() throws {
+        let holder = try Socket(try Context(), .router)
+        try holder.bind("tcp://127.0.0.1:*")
+        let port = try holder.lastEndpoint.split(separator: ":").last!
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("vivabridge-emb-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let child = try ChildProcess(
+            ["run"],
+            environment: [
+                "VIVABRIDGE_COMMAND": "tcp://127.0.0.1:*", "VIVABRIDGE_EVENTS": "tcp://127.0.0.1:*",
+                "VIVABRIDGE_SIMULATOR_BASEPORT": String(port), "VIVABRIDGE_STATE": state.path,
+            ])
+        #expect(child.waitForExit(timeout: 10) == 1)
+        #expect(child.errorOutput.contains("127.0.0.1:\(port)"))
+        holder.close()
+    }
+
+    @Test("a command endpoint already in use ends the start with exit 1 and a line naming the key and its variable")
+    func bindFailureNamesTheKey() throws {
+        let holder = try Socket(try Context(), .router)
+        try holder.bind("tcp://127.0.0.1:*")
+        let taken = try holder.lastEndpoint
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-bind-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("bridge.yaml")
+        try """
+        command: \(taken)
+        events: tcp://127.0.0.1:*
+        journal: \(folder.path)/journal.sqlite
+        terminal: {merchantKey: K}
+        lanes:
+          - {id: lane-1, endpoint: "tcp://127.0.0.1:1", platform: ios}
+        """.write(to: config, atomically: true, encoding: .utf8)
+        let child = try ChildProcess(["run", "--config", config.path])
+        #expect(child.waitForExit(timeout: 10) == 1)
+        #expect(
+            child.errorOutput.contains(
+                "command: \(taken): address already in use; set \"command\" or VIVABRIDGE_COMMAND"))
+        holder.close()
+    }
+
     @Test("SIGTERM ends a running bridge with exit 0")
     func sigterm() throws {
         let bridge = try RunningBridge()

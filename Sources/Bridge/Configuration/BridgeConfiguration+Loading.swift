@@ -13,7 +13,7 @@ extension BridgeConfiguration {
     static let laneKeys: [String] = ["id", "endpoint", "platform"]
 
     /// `VIVABRIDGE_` variables that belong to the tools, not to the configuration: never refused.
-    public static let toolEnvironmentNames: Set<String> = ["VIVABRIDGE_STATE"]
+    public static let toolEnvironmentNames: Set<String> = ["VIVABRIDGE_STATE", "VIVABRIDGE_SIMULATOR_BASEPORT"]
 
     /// Reads a configuration file, then applies `VIVABRIDGE_…` environment overrides.
     public static func load(

@@ -54,15 +54,15 @@ final class BridgeLoop {
         try commands.setMaxMessageSize(Self.socketMessageLimit(configuration))
         try commands.setReceiveHighWaterMark(10_000)
         try commands.setSendHighWaterMark(10_000)
-        try commands.bind(configuration.command)
+        try Self.bind(commands, configuration.command, key: "command")
         events = try Socket(context, .xpub)
         try events.setSendHighWaterMark(Self.eventsPerSubscriber)
-        try events.bind(configuration.events)
+        try Self.bind(events, configuration.events, key: "events")
         if let endpoint = configuration.commandPull {
             let socket = try Socket(context, .pull)
             try socket.setMaxMessageSize(Self.socketMessageLimit(configuration))
             try socket.setReceiveHighWaterMark(10_000)
-            try socket.bind(endpoint)
+            try Self.bind(socket, endpoint, key: "commandPull")
             pull = socket
         } else {
             pull = nil
@@ -92,6 +92,15 @@ final class BridgeLoop {
                 "command": "\(bound.command)", "events": "\(bound.events)", "pull": "\(bound.commandPull ?? "off")",
                 "lanes": "\(links.count)", "epoch": "\(stamper.epoch)",
             ])
+    }
+
+    /// Binds `socket`, or throws a ``BindError`` naming the endpoint, the key that set it and its variable.
+    private static func bind(_ socket: Socket, _ endpoint: String, key: String) throws {
+        do {
+            try socket.bind(endpoint)
+        } catch {
+            throw BindError(key: key, endpoint: endpoint, cause: error)
+        }
     }
 
     /// What the command sockets let through: well above `maxCommandBytes`, so that a command a little
