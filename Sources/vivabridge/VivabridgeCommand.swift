@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bridge
 
 /// The `vivabridge` command line: the bridge, its simulator and the tools around them.
 @main
@@ -6,8 +7,9 @@ struct VivabridgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vivabridge",
         abstract: "A ZeroMQ bridge between store checkout software and Viva Terminal apps.",
+        version: "vivabridge \(BridgeVersion.current)",
         subcommands: [
-            RunCommand.self,
+            RunCommand.self, CheckCommand.self,
             SendCommand.self, WatchCommand.self, DemoCommand.self,
             SimulateCommand.self,
             TranslateCommand.self, DecodeCommand.self,

@@ -95,6 +95,11 @@ struct ConfigurationTests {
             "lanes[0].endpoint", "events already uses"
         ),
         (Self.aliasBomb, "", "expands to more than"),
+        ("lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:1\", platform: ios}\n", "lanes[0].merchantKey", "is empty"),
+        (
+            "terminal: {merchantKey: K}\nlanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:1\", platform: ios, merchantKey: \" \"}\n",
+            "lanes[0].merchantKey", "is empty"
+        ),
     ]
 
     /// A "billion laughs" document: nine levels of ten aliases each.

@@ -45,6 +45,12 @@ extension BridgeConfiguration {
         guard !config.lanes.isEmpty else {
             throw ConfigurationError(key: "lanes", "must list at least one lane (id, endpoint, platform)")
         }
+        for (index, lane) in config.lanes.enumerated() where lane.terminal.merchantKey.allSatisfy(\.isWhitespace) {
+            throw ConfigurationError(
+                key: "lanes[\(index)].merchantKey",
+                "is empty for lane \(lane.id): the terminal app refuses every request without one; set "
+                    + "terminal.merchantKey (or VIVABRIDGE_TERMINAL_MERCHANTKEY) or the lane's own merchantKey")
+        }
         return config
     }
 

@@ -1,8 +1,8 @@
 import InterApp
 
 extension Correlator {
-    /// The version the bridge reports in `ping` and `hello`.
-    static let version = "1.0.0"
+    /// The version the bridge reports in `ping` and `hello` (``BridgeVersion/current``).
+    static var version: String { BridgeVersion.current }
 
     func answerPing(_ command: Command, to target: ReplyTarget) {
         var result = JSONObject()

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+@Suite("Operator commands: --version and check")
+struct OperatorCommandTests {
+    @Test("--version prints the version and exits 0")
+    func version() throws {
+        let child = try ChildProcess(["--version"])
+        #expect(child.waitForExit(timeout: 20) == 0)
+        #expect(child.output.hasPrefix("vivabridge 1."))
+    }
+
+    @Test("check accepts a good file (exit 0) and names the problem of a bad one (exit 2), binding nothing")
+    func check() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = folder.appendingPathComponent("good.yaml")
+        try """
+        command: tcp://127.0.0.1:5555
+        events: tcp://127.0.0.1:5556
+        journal: \(folder.path)/never-created.sqlite
+        terminal: {merchantKey: K}
+        lanes:
+          - {id: lane-1, endpoint: "tcp://127.0.0.1:6001", platform: ios}
+        """.write(to: good, atomically: true, encoding: .utf8)
+        let ok = try ChildProcess(["check", "--config", good.path])
+        #expect(ok.waitForExit(timeout: 20) == 0)
+        #expect(ok.output.contains("configuration OK"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("never-created.sqlite").path))
+        let bad = folder.appendingPathComponent("bad.yaml")
+        try "lanes: []\n".write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try ChildProcess(["check", "--config", bad.path])
+        #expect(refused.waitForExit(timeout: 20) == 2)
+        #expect(refused.errorOutput.contains("lanes: must list at least one lane"))
+    }
+}
