@@ -288,6 +288,7 @@ extension Correlator {
     // MARK: Orphans
 
     private func orphan(_ callback: ReceivedCallback, lane: LaneState, action: String) {
+        guard admitOrphan(lane) else { return }
         journalCallback(callback, lane: lane.id, matched: nil, disposition: "orphan")
         orphan(
             lane: lane, action: action,
@@ -299,6 +300,7 @@ extension Correlator {
 
     private func orphan(lane: LaneState, action: String, fields: [(String, JSONValue)], journaled: Bool = false) {
         if !journaled {
+            guard admitOrphan(lane) else { return }
             emit(
                 .journal(
                     .callback(

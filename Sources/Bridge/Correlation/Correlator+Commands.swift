@@ -34,6 +34,14 @@ extension Correlator {
             reject(rejection(.shuttingDown, "the bridge is shutting down; send it again once it is back"), to: target)
             return
         }
+        if let problem = journalProblem {
+            reject(
+                rejection(
+                    .journalUnavailable,
+                    "the journal cannot take commands (\(problem)); it was not sent; try again later"),
+                to: target)
+            return
+        }
         guard let lane = lanes[terminal.lane] else {
             let known = laneOrder.joined(separator: ", ")
             reject(rejection(.unknownLane, "lane \(terminal.lane) is not configured; lanes: \(known)"), to: target)

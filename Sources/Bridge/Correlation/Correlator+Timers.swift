@@ -19,7 +19,10 @@ extension Correlator {
                 for grace in due { endGrace(grace) }
             }
             if let batch = lane.openBatch, batch.openedAtMs + expiryMs <= now { expireBatch(batch, lane: lane) }
-            if lane.current == nil, lane.connected, !shuttingDown, !lane.pendingLookups.isEmpty {
+            if lane.orphanWindow.suppressed > 0, now - lane.orphanWindow.startMs >= 1000 {
+                summarizeSuppressedOrphans(lane)
+            }
+            if lane.current == nil, lane.connected, !shuttingDown, journalProblem == nil, !lane.pendingLookups.isEmpty {
                 startLookup(lane: lane)
             }
         }

@@ -20,6 +20,9 @@ final class Correlator {
     /// Commands that became final since the last journal commit, so an immediate repeat finds them.
     var finalizedSinceCommit: [String: StoredCommand] = [:]
     var shuttingDown = false
+    /// Why the journal cannot take new commands (a write failed, the file was deleted), or nil when it
+    /// can. While set, terminal commands are refused `journal_unavailable`; queries are answered.
+    var journalProblem: String?
     private var effects: [Effect] = []
     private var lookupCounter = 0
 

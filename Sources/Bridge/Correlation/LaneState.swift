@@ -18,6 +18,8 @@ final class LaneState {
     var lastCallbackMs: Int64?
     /// What the relay sent that the bridge refused to act on.
     var faults = LaneFaults()
+    /// Orphans journaled in the current second, and when that second started.
+    var orphanWindow: (startMs: Int64, admitted: Int, suppressed: Int) = (0, 0, 0)
 
     init(configuration: LaneConfiguration) { self.configuration = configuration }
 

@@ -10,6 +10,8 @@ final class Journal {
     let database: DatabaseQueue
     /// The file the journal lives in.
     let path: String
+    /// The file's device and inode when it was opened: another file at `path` is not this journal.
+    private let identity: (device: UInt64, inode: UInt64)?
     private var checkpointer: JournalCheckpointer?
 
     /// Opens (or creates) the journal at `path`, in WAL mode.
@@ -20,12 +22,17 @@ final class Journal {
         do {
             try Self.createFolder(of: path)
             database = try Self.open(path: path, sync: sync)
+            identity = Self.identity(of: path)
+            try Self.checkIntact(database, path: path)
             try migrate()
             checkpointer = try JournalCheckpointer(path: path)
         } catch let error as JournalError {
             throw error
         } catch {
-            throw JournalError(path: path, "cannot open it: \(error)")
+            throw JournalError(
+                path: path,
+                "cannot open it: \(error). If the file is damaged, restore it from a backup, or move it aside (with "
+                    + "its -wal and -shm files) to start a new journal")
         }
     }
 
@@ -52,6 +59,38 @@ final class Journal {
             try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")
         }
         return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    /// Refuses a damaged journal (`PRAGMA quick_check`): serving it could answer `not_found` for a command
+    /// it holds, and a retry under that id would charge twice.
+    private static func checkIntact(_ database: DatabaseQueue, path: String) throws {
+        let problems = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(10)") }
+        guard problems != ["ok"] else { return }
+        throw JournalError(
+            path: path,
+            "is damaged (quick_check: \(problems.prefix(3).joined(separator: "; "))); the bridge will not serve it. "
+                + "Restore it from a backup, or move it aside (with its -wal and -shm files) to start a new journal; "
+                + "`vivabridge journal check --journal \(path)` lists every problem")
+    }
+
+    /// The device and inode of the file at `path`, if it exists.
+    static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
+
+    /// Why the file at ``path`` is no longer this journal (deleted, or replaced by another file), or nil
+    /// while it still is. Cheap (one `stat`): the loop asks once a second.
+    func fileProblem() -> String? {
+        guard let identity else { return nil }
+        guard let now = Self.identity(of: path) else {
+            return "the journal file \(path) was deleted while the bridge ran"
+        }
+        guard now.device == identity.device, now.inode == identity.inode else {
+            return "the journal file \(path) was replaced by another file while the bridge ran"
+        }
+        return nil
     }
 
     /// Stops the checkpointer after a last checkpoint. The loop calls it when it ends.

@@ -13,19 +13,24 @@ final class BridgeLoop {
     static let tickMs: Int64 = 1000
 
     private let configuration: BridgeConfiguration
-    private let logger: Logger
-    private let clock: any BridgeClock
-    private let journal: Journal
-    private let correlator: Correlator
-    private var stamper: EventStamper
-    private let commands: Socket
+    let logger: Logger
+    let clock: any BridgeClock
+    let journal: Journal
+    let correlator: Correlator
+    var stamper: EventStamper
+    let commands: Socket
     private let pull: Socket?
-    private let events: Socket
+    let events: Socket
     private let control: Socket
     private var links: [LaneLink] = []
-    private var linksByLane: [String: LaneLink] = [:]
+    var linksByLane: [String: LaneLink] = [:]
     private let poller = Poller()
     private var shutdownDeadlineMs: Int64?
+    /// What waits for a journal write that failed (docs/RELIABILITY.md, "Disk full"): journaled, in order,
+    /// before any of it is carried out.
+    var held = HeldTurns()
+    /// Set once the journal file was found deleted or replaced: commands are refused until a restart.
+    var fileGone: String?
     private var lastTickMs: Int64 = 0
     /// When the correlator next has something due, as of the end of the last turn.
     private var nextDueMs: Int64?
@@ -146,8 +151,9 @@ final class BridgeLoop {
             if now - lastTickMs >= Self.tickMs || (nextDueMs.map { $0 <= now } ?? false) {
                 lastTickMs = now
                 correlator.tick()
+                checkJournalHealth()
             }
-            try carryOutEffects()
+            carryOutEffects()
             nextDueMs = correlator.nextDueMs()
             if let deadline = shutdownDeadlineMs, correlator.outstandingCount == 0 || clock.nowMs() >= deadline {
                 if correlator.outstandingCount > 0 {
@@ -205,7 +211,7 @@ final class BridgeLoop {
         }
     }
 
-    private func wanted(_ topic: String) -> Bool {
+    func wanted(_ topic: String) -> Bool {
         if subscriptions.contains([]) { return true }
         let bytes = Array(topic.utf8)
         return subscriptions.contains { bytes.starts(with: $0) }
@@ -245,57 +251,6 @@ final class BridgeLoop {
         logger.notice(
             "link to the relay dropped (relay gone, or it sent what ZeroMQ refuses, such as a frame over 1 MiB); connecting anew",
             metadata: ["lane": "\(link.lane)"])
-    }
-
-    /// Commits the journal, then sends, replies and publishes, until no effect is left.
-    private func carryOutEffects() throws {
-        while correlator.hasEffects {
-            let effects = correlator.takeEffects()
-            var entries: [JournalEntry] = []
-            for case .journal(let entry) in effects { entries.append(entry) }
-            try journal.commit(entries)
-            correlator.journalCommitted()
-            for effect in effects {
-                switch effect {
-                case .journal: continue
-                case .send(let lane, let message, let recordId):
-                    let sent = linksByLane[lane]?.send(message.frames) ?? false
-                    if let recordId {
-                        if sent {
-                            correlator.sent(recordId: recordId)
-                        } else {
-                            correlator.sendFailed(lane: lane, recordId: recordId)
-                        }
-                    }
-                case .reply(let target, let reply):
-                    guard case .router(let envelope) = target else { continue }
-                    do {
-                        if try !commands.send(envelope + [reply], wait: false) {
-                            logger.warning(
-                                "reply dropped: the caller is not reading",
-                                metadata: ["reply": "\(Self.replyId(reply))"])
-                        }
-                    } catch {
-                        logger.notice(
-                            "reply not delivered: the caller is gone",
-                            metadata: ["reply": "\(Self.replyId(reply))"])
-                    }
-                case .publish(let topic, let body):
-                    let text = topic.description
-                    if wanted(text) {
-                        _ = try? events.send(
-                            stamper.frames(topic: text, body: body, nowMs: clock.nowMs()), wait: false)
-                    } else {
-                        stamper.skip()
-                    }
-                }
-            }
-        }
-    }
-
-    /// The `id` of a serialized reply, for a log line.
-    private static func replyId(_ reply: [UInt8]) -> String {
-        (try? JSONValue.parse(reply))?.objectValue?["id"]?.stringValue ?? "-"
     }
 
     private func closeAll() {

@@ -30,6 +30,22 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
         case opened, closed
     }
 
+    /// What happens to the bridge's journal, published on `bridge.journal.<event>`.
+    public enum JournalEvent: String, Sendable, CaseIterable {
+        /// The journal cannot take commands (a write failed, the file was deleted): `reason` says why.
+        case unavailable
+        /// Writes work again; commands are taken again.
+        case available
+    }
+
+    /// The subject of the journal's events.
+    public static let journalSubject = "journal"
+
+    /// `bridge.journal.<event>`.
+    public static func journal(_ event: JournalEvent) -> Topic {
+        Topic(lane: bridgeLane, subject: journalSubject, event: event.rawValue)
+    }
+
     /// The subject of lane events.
     public static let laneSubject = "lane"
     /// The subject of batch events.
@@ -66,7 +82,9 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
 
     /// The command event, when this is one (neither a lane nor a batch event).
     public var commandEvent: CommandEvent? {
-        guard subject != Self.laneSubject, subject != Self.batchSubject else { return nil }
+        guard subject != Self.laneSubject, subject != Self.batchSubject,
+            !(lane == Self.bridgeLane && subject == Self.journalSubject)
+        else { return nil }
         return CommandEvent(rawValue: event)
     }
 

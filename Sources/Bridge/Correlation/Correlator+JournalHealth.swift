@@ -1,0 +1,27 @@
+import InterApp
+
+extension Correlator {
+    /// Undoes the commands accepted in a turn whose journal commit failed: they were never journaled, so
+    /// they must never be sent. Each leaves memory and its senders are answered `journal_unavailable`.
+    func rollBack(ids: Set<String>, because problem: String) {
+        for id in ids {
+            finalizedSinceCommit[id] = nil
+            guard let record = records.removeValue(forKey: id) else { continue }
+            if let lane = lanes[record.lane] {
+                if lane.current === record { lane.current = nil }
+                lane.aborts.removeAll { $0 === record }
+            }
+            let rejection = Rejection(
+                .journalUnavailable,
+                "the journal could not record the command (\(problem)); it was not sent; try again later",
+                id: record.id, lane: record.lane, action: record.action.rawValue)
+            for waiter in record.waiters { reject(rejection, to: waiter) }
+        }
+    }
+
+    /// Forgets a command that ended in a turn whose journal write failed: it never left and was never
+    /// journaled, so a repeat of its id is a new command.
+    func forgetUnjournaled(_ id: String) {
+        finalizedSinceCommit[id] = nil
+    }
+}

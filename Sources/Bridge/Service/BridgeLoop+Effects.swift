@@ -1,0 +1,75 @@
+import InterApp
+
+extension BridgeLoop {
+    /// Commits the journal, then sends, replies and publishes, until no effect is left. Nothing leaves
+    /// before the journal holds it: when a commit fails, see ``journalWriteFailed(_:entries:effects:)``.
+    func carryOutEffects() {
+        while correlator.hasEffects {
+            let effects = correlator.takeEffects()
+            var entries: [JournalEntry] = []
+            for case .journal(let entry) in effects { entries.append(entry) }
+            if held.isActive {
+                if entries.isEmpty {
+                    perform(effects)
+                } else {
+                    held.append(entries: entries, effects: effects)
+                }
+                continue
+            }
+            do {
+                try journal.commit(entries)
+            } catch {
+                journalWriteFailed(error, entries: entries, effects: effects)
+                continue
+            }
+            correlator.journalCommitted()
+            perform(effects)
+        }
+    }
+
+    /// Sends, replies and publishes, in order; journal entries are skipped (already committed).
+    func perform(_ effects: [Effect]) {
+        for effect in effects {
+            switch effect {
+            case .journal: continue
+            case .send(let lane, let message, let recordId):
+                let sent = linksByLane[lane]?.send(message.frames) ?? false
+                if let recordId {
+                    if sent {
+                        correlator.sent(recordId: recordId)
+                    } else {
+                        correlator.sendFailed(lane: lane, recordId: recordId)
+                    }
+                }
+            case .reply(let target, let reply):
+                guard case .router(let envelope) = target else { continue }
+                do {
+                    if try !commands.send(envelope + [reply], wait: false) {
+                        logger.warning(
+                            "reply dropped: the caller is not reading", metadata: ["reply": "\(Self.replyId(reply))"])
+                    }
+                } catch {
+                    logger.notice(
+                        "reply not delivered: the caller is gone", metadata: ["reply": "\(Self.replyId(reply))"])
+                }
+            case .publish(let topic, let body):
+                publish(topic, body)
+            }
+        }
+    }
+
+    /// Publishes one event now, stamped; counted but not built when nobody subscribed to its topic.
+    func publish(_ topic: Topic, _ body: EventBody) {
+        let text = topic.description
+        if wanted(text) {
+            _ = try? events.send(stamper.frames(topic: text, body: body, nowMs: clock.nowMs()), wait: false)
+        } else {
+            stamper.skip()
+        }
+    }
+
+    /// The `id` of a serialized reply, for a log line.
+    static func replyId(_ reply: [UInt8]) -> String {
+        (try? JSONValue.parse(reply))?.objectValue?["id"]?.stringValue ?? "-"
+    }
+}

@@ -1,0 +1,100 @@
+import InterApp
+
+extension BridgeLoop {
+    /// A journal commit failed (a full disk, an I/O error): the commands accepted in that turn were never
+    /// journaled, so they are rolled back and answered `journal_unavailable`, never sent. Everything else
+    /// of the turn (results, callbacks) is held, in order, and journaled before it is carried out once
+    /// writes work again (retried every second); meanwhile new terminal commands are refused and queries
+    /// answered.
+    func journalWriteFailed(_ error: any Error, entries: [JournalEntry], effects: [Effect]) {
+        let problem = "a journal write failed: \(error)"
+        var newIds = Set<String>()
+        for case .insert(let row) in entries { newIds.insert(row.id) }
+        // New commands still in flight are rolled back; those the turn already ended (undeliverable: they
+        // never left either) keep their reply, which is true without the journal, and lose the rest.
+        let inFlight = newIds.filter { correlator.records[$0] != nil }
+        let ended = newIds.subtracting(inFlight)
+        var immediate: [Effect] = []
+        var kept: [Effect] = []
+        for effect in effects {
+            if Self.effect(effect, belongsTo: inFlight) { continue }
+            if Self.effect(effect, belongsTo: ended) {
+                if case .reply = effect { immediate.append(effect) }
+                continue
+            }
+            kept.append(effect)
+        }
+        var keptEntries: [JournalEntry] = []
+        for case .journal(let entry) in kept { keptEntries.append(entry) }
+        held.start(problem, entries: keptEntries, effects: kept)
+        if correlator.journalProblem == nil { correlator.journalProblem = problem }
+        logger.critical(
+            "the journal cannot be written: new commands are refused journal_unavailable until it can; results wait in memory and are journaled first",
+            metadata: ["journal": "\(journal.path)", "error": "\(error)", "rolledBack": "\(inFlight.count)"])
+        for id in ended { correlator.forgetUnjournaled(id) }
+        correlator.rollBack(ids: inFlight, because: problem)
+        perform(immediate)
+        publishJournalEvent(.unavailable, reason: problem)
+    }
+
+    /// Once a second: notices a journal file deleted or replaced while running, and retries a failed write.
+    func checkJournalHealth() {
+        if let fileProblem = journal.fileProblem(), fileGone == nil {
+            fileGone = fileProblem
+            correlator.journalProblem = fileProblem
+            logger.critical(
+                "\(fileProblem): new commands are refused journal_unavailable; commands in flight still end and are answered, but what is written now is lost at the next start unless the file is restored. Restart the bridge (a new journal is created) after saving what you can",
+                metadata: ["journal": "\(journal.path)"])
+            publishJournalEvent(.unavailable, reason: fileProblem)
+        }
+        guard held.isActive else { return }
+        do {
+            try journal.commit(held.entries)
+        } catch {
+            return
+        }
+        correlator.journalCommitted()
+        logger.notice(
+            "the journal can be written again: held results are journaled and sent; commands are taken again",
+            metadata: ["journal": "\(journal.path)"])
+        let effects = held.release()
+        if fileGone == nil { correlator.journalProblem = nil }
+        perform(effects)
+        if fileGone == nil { publishJournalEvent(.available, reason: nil) }
+    }
+
+    private func publishJournalEvent(_ event: Topic.JournalEvent, reason: String?) {
+        var body = JSONObject()
+        body["lane"] = .string(Topic.bridgeLane)
+        body["journal"] = .string(journal.path)
+        if let reason { body["reason"] = .string(reason) }
+        publish(.journal(event), .object(body))
+    }
+
+    private static func entry(_ entry: JournalEntry, belongsTo ids: Set<String>) -> Bool {
+        switch entry {
+        case .insert(let row): ids.contains(row.id)
+        case .state(let id, _, _), .deadline(let id, _), .final(let id, _, _, _, _): ids.contains(id)
+        case .callback(_, _, _, let matched, _): matched.map(ids.contains) ?? false
+        case .batch: false
+        }
+    }
+
+    /// Whether `effect` is about one of `ids` (commands being rolled back): their URLs, progress events and
+    /// replies never leave.
+    private static func effect(_ effect: Effect, belongsTo ids: Set<String>) -> Bool {
+        guard !ids.isEmpty else { return false }
+        switch effect {
+        case .journal(let entry): return Self.entry(entry, belongsTo: ids)
+        case .send(_, _, let recordId): return recordId.map(ids.contains) ?? false
+        case .reply(_, let bytes): return ids.contains(replyId(bytes))
+        case .publish(_, let body):
+            let id: String?
+            switch body {
+            case .object(let object): id = object["id"]?.stringValue
+            case .serialized(let bytes): id = (try? JSONValue.parse(bytes))?.objectValue?["id"]?.stringValue
+            }
+            return id.map(ids.contains) ?? false
+        }
+    }
+}
