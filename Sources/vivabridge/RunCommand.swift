@@ -73,8 +73,16 @@ struct RunCommand: AsyncParsableCommand {
                 tasks.cancelAll()
             }
         } catch {
-            Self.fail(Self.describe(error), exitCode: 1)
+            Self.fail(Self.describe(error), exitCode: Self.exitCode(error))
         }
+    }
+
+    /// 2 for what the operator must change in the set-up (a journal another bridge holds), else 1.
+    private static func exitCode(_ error: any Error) -> Int32 {
+        if let error = error as? BridgeServiceError, let journal = error.underlying as? JournalError, journal.isInUse {
+            return 2
+        }
+        return 1
     }
 
     /// One line naming the component that ended the process.

@@ -13,6 +13,7 @@ final class Journal {
     /// The file's device and inode when it was opened: another file at `path` is not this journal.
     private let identity: (device: UInt64, inode: UInt64)?
     private var checkpointer: JournalCheckpointer?
+    private var lock: JournalLock?
 
     /// Opens (or creates) the journal at `path`, in WAL mode.
     ///
@@ -21,14 +22,18 @@ final class Journal {
         self.path = path
         do {
             try Self.createFolder(of: path)
+            lock = try JournalLock(journal: path)
+            try Self.createPrivately(path)
             database = try Self.open(path: path, sync: sync)
             identity = Self.identity(of: path)
             try Self.checkIntact(database, path: path)
             try migrate()
             checkpointer = try JournalCheckpointer(path: path)
         } catch let error as JournalError {
+            lock?.release()
             throw error
         } catch {
+            lock?.release()
             throw JournalError(
                 path: path,
                 "cannot open it: \(error). If the file is damaged, restore it from a backup, or move it aside (with "
@@ -40,12 +45,24 @@ final class Journal {
         let folder = (path as NSString).deletingLastPathComponent
         guard !folder.isEmpty else { return }
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            // Only the bridge's user reads the journal: 0700 for a folder it creates, 0600 for its files.
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw JournalError(
                 path: path,
                 "cannot create its folder \(folder) (\(error.localizedDescription)); check the path and permissions")
         }
+    }
+
+    /// Creates the journal file 0600 before SQLite opens it, so that its `-wal` and `-shm` files, which
+    /// SQLite creates with the database's mode, are 0600 too.
+    private static func createPrivately(_ path: String) throws(JournalError) {
+        let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw JournalError(path: path, "cannot create it: \(String(cString: strerror(errno)))")
+        }
+        Foundation.close(descriptor)
     }
 
     private static func open(path: String, sync: JournalSync) throws -> DatabaseQueue {
@@ -97,6 +114,8 @@ final class Journal {
     func close() {
         checkpointer?.stop()
         checkpointer = nil
+        lock?.release()
+        lock = nil
     }
 
     deinit { close() }

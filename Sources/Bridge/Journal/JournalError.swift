@@ -4,10 +4,13 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
     public let path: String
     /// What went wrong, in words a person can act on.
     public let message: String
+    /// Another bridge holds the journal (the process should exit 2: a configuration problem).
+    public let isInUse: Bool
 
-    init(path: String, _ message: String) {
+    init(path: String, _ message: String, inUse: Bool = false) {
         self.path = path
         self.message = message
+        isInUse = inUse
     }
 
     public var description: String { "journal \(path): \(message)" }

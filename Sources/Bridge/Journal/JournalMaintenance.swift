@@ -1,0 +1,21 @@
+import GRDB
+
+/// What operators run on a journal file beside (or without) a bridge.
+public enum JournalMaintenance {
+    /// SQLite's full `PRAGMA integrity_check` of the journal at `path`, read-only: `["ok"]` when it is
+    /// intact, else the problems (at most `limit`).
+    ///
+    /// - Throws: ``JournalError`` when the file cannot be opened at all.
+    public static func integrityProblems(path: String, limit: Int = 100) throws -> [String] {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        do {
+            let database = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? database.close() }
+            return try database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(\(limit))") }
+        } catch {
+            throw JournalError(path: path, "cannot be read: \(error)")
+        }
+    }
+}
