@@ -7,6 +7,7 @@
 Needs pyzmq (Debian: apt-get install python3-zmq; or pip install pyzmq).
 """
 import argparse
+import os
 import json
 import sys
 import uuid
@@ -16,7 +17,7 @@ import zmq
 
 def main():
     parser = argparse.ArgumentParser(description="Send one sale to vivabridge.")
-    parser.add_argument("--endpoint", default="tcp://127.0.0.1:5555", help="the bridge's command endpoint")
+    parser.add_argument("--command-endpoint", "--endpoint", dest="endpoint", default=os.environ.get("VIVABRIDGE_COMMAND", "tcp://127.0.0.1:5555"), help="the bridge's command endpoint")
     parser.add_argument("--lane", default="lane-1")
     parser.add_argument("--amount", type=int, default=1200, help="in cents (1200 is 12.00)")
     parser.add_argument("--wait-ms", type=int, default=125_000, help="how long to wait for the reply")

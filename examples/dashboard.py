@@ -8,6 +8,7 @@
 Needs pyzmq (Debian: apt-get install python3-zmq; or pip install pyzmq).
 """
 import argparse
+import os
 import json
 import sys
 
@@ -16,7 +17,7 @@ import zmq
 
 def main():
     parser = argparse.ArgumentParser(description="Print vivabridge's events as a small live dashboard.")
-    parser.add_argument("--endpoint", default="tcp://127.0.0.1:5556", help="the bridge's event endpoint")
+    parser.add_argument("--events-endpoint", "--endpoint", dest="endpoint", default=os.environ.get("VIVABRIDGE_EVENTS", "tcp://127.0.0.1:5556"), help="the bridge's event endpoint")
     parser.add_argument("--lane", help="only this lane")
     parser.add_argument("--count", type=int, help="exit after this many events")
     args = parser.parse_args()

@@ -15,10 +15,14 @@ enum Banner {
             lines.append("  lane \(lane.id) (\(lane.platform.rawValue)) -> \(lane.endpoint)")
         }
         if let first = configuration.lanes.first {
+            // The hints carry the real endpoints whenever they are not the defaults the tools assume.
+            let command =
+                bound.command == ClientEndpointOptions.defaultCommand ? "" : " --command-endpoint \(bound.command)"
+            let events = bound.events == ClientEndpointOptions.defaultEvents ? "" : " --events-endpoint \(bound.events)"
             lines += [
                 "Try next, in another terminal:",
-                "  swift run vivabridge watch",
-                "  swift run vivabridge send sale --lane \(first.id) --amount 12.00",
+                "  swift run vivabridge watch\(events)\(command)",
+                "  swift run vivabridge send sale --lane \(first.id) --amount 12.00\(command)",
                 "Stop with Ctrl-C.",
             ]
         }

@@ -41,8 +41,10 @@ struct SendCommand: ParsableCommand {
     @Option(help: "The lane (terminal actions).")
     var lane: String?
 
-    @Option(help: "The bridge's command (ROUTER) endpoint.")
-    var endpoint = "tcp://127.0.0.1:5555"
+    @OptionGroup var endpoints: ClientEndpointOptions
+
+    @Option(name: .customLong("endpoint"), help: .hidden)
+    var legacyEndpoint: String?
 
     @Option(help: "The command's id, its idempotency key (default: cli-<milliseconds>-<random>).")
     var id: String?
@@ -98,10 +100,13 @@ struct SendCommand: ParsableCommand {
         let id = id ?? Self.generatedId()
         let frame = JSONValue.object(try request(id: id)).serialized()
         let wait = waitMs ?? defaultWaitMs
+        let endpoint = try endpoints.command(legacy: legacyEndpoint)
         guard let reply = try SendClient.request(frame, id: id, endpoint: endpoint, waitMs: wait) else {
             WatchTerminal.writeError(
                 "vivabridge: no reply to \(action.rawValue) \(id) from \(endpoint) within \(wait) ms "
-                    + "(is the bridge running? `vivabridge run` starts one)\n")
+                    + "(is the bridge running? `vivabridge run` starts one). The command may still have reached it: "
+                    + "before sending it again, ask `vivabridge send status --ref \(id)`, and repeat it under the same id "
+                    + "(a repeat never charges twice)\n")
             throw ExitCode(SendReport.noReplyExitCode)
         }
         if json {

@@ -28,13 +28,25 @@ struct WatchCommand: ParsableCommand {
     @Flag(help: "Print one event per line as JSON, {\"topic\":…,\"event\":{…}}, instead of the table.")
     var json = false
 
-    @Option(help: "The bridge's event (PUB) endpoint.")
-    var events = "tcp://127.0.0.1:5556"
+    @OptionGroup var endpoints: ClientEndpointOptions
 
-    @Option(name: .customLong("command"), help: "The bridge's command (ROUTER) endpoint, for the lanes query.")
-    var commandEndpoint = "tcp://127.0.0.1:5555"
+    @Option(name: .customLong("events"), help: .hidden)
+    var legacyEvents: String?
+
+    @Option(name: .customLong("command"), help: .hidden)
+    var legacyCommand: String?
+
+    /// The event endpoint (flags, `--config`, `VIVABRIDGE_EVENTS`, the default).
+    var events: String { (try? endpoints.events(legacy: legacyEvents)) ?? ClientEndpointOptions.defaultEvents }
+
+    /// The command endpoint, for the lanes query.
+    var commandEndpoint: String {
+        (try? endpoints.command(legacy: legacyCommand)) ?? ClientEndpointOptions.defaultCommand
+    }
 
     func validate() throws {
+        _ = try endpoints.events(legacy: legacyEvents)
+        _ = try endpoints.command(legacy: legacyCommand)
         if let lane, lane.isEmpty || lane.contains(".") || lane.contains(" ") {
             throw ValidationError("--lane \(lane): a lane id has no dot and no space")
         }

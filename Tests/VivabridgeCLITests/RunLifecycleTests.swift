@@ -124,9 +124,10 @@ struct RunLifecycleTests {
         holder.close()
     }
 
-    @Test("SIGTERM ends a running bridge with exit 0")
+    @Test("SIGTERM ends a running bridge with exit 0; its banner's hints carry its real endpoints")
     func sigterm() throws {
         let bridge = try RunningBridge()
+        #expect(bridge.child.waitForLine(containing: "--command-endpoint \(bridge.command)") != nil)
         #expect(try bridge.call(#"{"id":"p","action":"ping"}"#)?["outcome"]?.stringValue == "success")
         bridge.child.signal(SIGTERM)
         #expect(bridge.child.waitForExit(timeout: 20) == 0)
