@@ -32,23 +32,28 @@ struct UnknownAndLateTests {
         #expect(result.object("reply")?.object("result")?.int("amount") == 4200)
     }
 
-    @Test("an unknown Android sale is looked up with transactionDetails once the lane is idle")
-    func androidLookup() throws {
-        let clock = ManualBridgeClock()
+    /// An Android lane whose sale `id` of `amount` reached the terminal (recorded in its history) but
+    /// whose callback never came: the sale is answered `unknown`, and the lane then answers look-ups.
+    private static func unknownAndroidSale(id: String, amount: Int) throws -> BridgeHarness {
         var behaviour = LaneBehaviour()
         behaviour.fault = .neverAnswer
         let harness = try BridgeHarness(
             lanes: [SimulatedLane(id: "a", endpoint: "tcp://127.0.0.1:*", platform: .android, behaviour: behaviour)],
-            clock: clock)
-        // The simulator records the sale in its history but never calls back.
-        try harness.send(saleJSON(id: "lost", lane: "a", amount: 990, extra: #","timeoutMs":1000"#))
+            clock: ManualBridgeClock())
+        try harness.send(saleJSON(id: id, lane: "a", amount: amount, extra: #","timeoutMs":1000"#))
         #expect(harness.simulator.waitForURLs(lane: "a", count: 1, timeout: .seconds(5)))
-        try harness.event("a.sale.delivered") { $0.string("id") == "lost" }
+        try harness.event("a.sale.delivered") { $0.string("id") == id }
         var healthy = LaneBehaviour()
         healthy.fault = nil
         harness.simulator.setBehaviour(healthy, lane: "a")
         harness.advance(byMs: 1001)
-        #expect(try harness.reply(to: "lost").string("outcome") == "unknown")
+        #expect(try harness.reply(to: id).string("outcome") == "unknown")
+        return harness
+    }
+
+    @Test("an unknown Android sale is looked up with transactionDetails once the lane is idle")
+    func androidLookup() throws {
+        let harness = try Self.unknownAndroidSale(id: "lost", amount: 990)
         let late = try harness.event("a.sale.late_result") { $0.string("id") == "lost" }
         #expect(late.string("outcome") == "success")
         #expect(harness.simulator.openedURLs(lane: "a").last?.contains("action=transactionDetails") == true)
@@ -56,21 +61,8 @@ struct UnknownAndLateTests {
 
     @Test("an unknown sale the look-up shows declined stays unknown, with the details in its status")
     func androidLookupOfADecline() throws {
-        let clock = ManualBridgeClock()
-        var behaviour = LaneBehaviour()
-        behaviour.fault = .neverAnswer
-        let harness = try BridgeHarness(
-            lanes: [SimulatedLane(id: "a", endpoint: "tcp://127.0.0.1:*", platform: .android, behaviour: behaviour)],
-            clock: clock)
         // Amounts ending in 51 are declined by the simulated host.
-        try harness.send(saleJSON(id: "declined", lane: "a", amount: 1251, extra: #","timeoutMs":1000"#))
-        #expect(harness.simulator.waitForURLs(lane: "a", count: 1, timeout: .seconds(5)))
-        try harness.event("a.sale.delivered") { $0.string("id") == "declined" }
-        var healthy = LaneBehaviour()
-        healthy.fault = nil
-        harness.simulator.setBehaviour(healthy, lane: "a")
-        harness.advance(byMs: 1001)
-        #expect(try harness.reply(to: "declined").string("outcome") == "unknown")
+        let harness = try Self.unknownAndroidSale(id: "declined", amount: 1251)
         #expect(harness.simulator.waitForURLs(lane: "a", count: 2, timeout: .seconds(5)))
         try harness.awaitLane("a") { $0["inFlight"] == .null }
         let status = try harness.call(#"{"id":"st","action":"status","ref":"declined"}"#)

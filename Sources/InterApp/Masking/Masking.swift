@@ -65,6 +65,12 @@ public enum Masking {
     /// Masks, in a field that is neither a card-number nor an identifier field, every run of 12 to 19
     /// digits (single spaces or dashes between digits allowed) that passes the Luhn check.
     public static func maskLuhnRuns(_ text: String) -> String {
+        maskDigitRuns(in: text) { digits in digits.count <= 19 && passesLuhn(digits) }
+    }
+
+    /// `text` with every run of 12 or more digits (single spaces or dashes between digits allowed) that
+    /// `isCardNumber` accepts masked to its first 6 and last 4 digits; `text` itself when nothing changed.
+    private static func maskDigitRuns(in text: String, where isCardNumber: ([UInt8]) -> Bool) -> String {
         var digitCount = 0
         for byte in text.utf8 where ASCII.isDigit(byte) { digitCount += 1 }
         guard digitCount >= 12 else { return text }
@@ -77,7 +83,7 @@ public enum Masking {
                 continue
             }
             let (positions, end) = digitRun(bytes, from: index)
-            if positions.count >= 12 && positions.count <= 19 && passesLuhn(positions.map { bytes[$0] }) {
+            if positions.count >= 12 && isCardNumber(positions.map { bytes[$0] }) {
                 for position in positions[6..<(positions.count - 4)] { bytes[position] = UInt8(ascii: "*") }
                 changed = true
             }
@@ -140,23 +146,7 @@ public enum Masking {
     /// this only runs on card-number fields, where over-masking is harmless and under-masking is a leak. Already
     /// masked text (`479275******9999`) has no such run and comes back unchanged.
     public static func maskCardNumber(_ text: String) -> String {
-        var digitCount = 0
-        for byte in text.utf8 where ASCII.isDigit(byte) { digitCount += 1 }
-        guard digitCount >= 12 else { return text }
-        var bytes = Array(text.utf8)
-        var index = 0
-        while index < bytes.count {
-            guard ASCII.isDigit(bytes[index]) else {
-                index += 1
-                continue
-            }
-            let (positions, cursor) = digitRun(bytes, from: index)
-            if positions.count >= 12 {
-                for position in positions[6..<(positions.count - 4)] { bytes[position] = UInt8(ascii: "*") }
-            }
-            index = cursor
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        maskDigitRuns(in: text) { _ in true }
     }
 
     /// `url` with the values of `merchantKey` and `ISV_clientSecret` replaced by `***` and card numbers in
