@@ -1,14 +1,14 @@
 import ArgumentParser
+import Bridge
 import Logging
 
 /// The executable's logging set-up: swift-log is bootstrapped once, here, never in a library.
 enum LogSetup {
-    /// Bootstraps swift-log for the process (standard error) and returns the root logger.
-    static func bootstrap(level: Logger.Level) -> Logger {
+    /// Bootstraps swift-log for the process (standard error, `format`, millisecond timestamps) and
+    /// returns the root logger.
+    static func bootstrap(level: Logger.Level, format: LogSettings.Format = .text) -> Logger {
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+            LineLogHandler(label: label, format: format, logLevel: level)
         }
         var logger = Logger(label: "vivabridge")
         logger.logLevel = level
@@ -32,3 +32,6 @@ struct LogLevel: ExpressibleByArgument {
     static var allValueStrings: [String] { Logger.Level.allCases.map(\.rawValue) }
     var defaultValueDescription: String { level.rawValue }
 }
+
+/// A `--log-format` option value: `text` or `json`.
+extension LogSettings.Format: ExpressibleByArgument {}

@@ -20,11 +20,13 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The YAML configuration file (see docs/CONFIG.md).")
     var config: String?
 
-    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel = LogLevel(.info)
+    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical (default: log.level, info).")
+    var logLevel: LogLevel?
+
+    @Option(name: .long, help: "text or json (default: log.format, text).")
+    var logFormat: LogSettings.Format?
 
     func run() async throws {
-        let logger = LogSetup.bootstrap(level: logLevel.level)
         let environment = ProcessInfo.processInfo.environment
         let configuration: BridgeConfiguration
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
@@ -37,6 +39,8 @@ struct RunCommand: AsyncParsableCommand {
         } catch let error as ConfigurationError {
             Self.fail("configuration refused: \(error)", exitCode: 2)
         }
+        let level = logLevel?.level ?? Logger.Level(rawValue: configuration.log.level) ?? .info
+        let logger = LogSetup.bootstrap(level: level, format: logFormat ?? configuration.log.format)
         if config == nil {
             // The embedded default's lanes are simulated here: bind them first, exactly where the bridge will
             // connect, so the bridge never attaches to relays some other process runs.

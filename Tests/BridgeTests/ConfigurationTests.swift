@@ -95,6 +95,9 @@ struct ConfigurationTests {
             "lanes[0].endpoint", "events already uses"
         ),
         (Self.aliasBomb, "", "expands to more than"),
+        ("log: {level: loud}\n", "log.level", "must be one of"),
+        ("log: {format: xml}\n", "log.format", "text or json"),
+        ("log: {colour: red}\n", "log.colour", "unknown key"),
         ("lanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:1\", platform: ios}\n", "lanes[0].merchantKey", "is empty"),
         (
             "terminal: {merchantKey: K}\nlanes:\n  - {id: a, endpoint: \"tcp://127.0.0.1:1\", platform: ios, merchantKey: \" \"}\n",
@@ -134,6 +137,17 @@ struct ConfigurationTests {
         }
         let config = try BridgeConfiguration.load(yaml: Self.valid, environment: ["VIVABRIDGE_STATE": "/tmp/s"])
         #expect(config.lanes.count == 2)
+    }
+
+    @Test("log level and format come from the file or from VIVABRIDGE_LOG_LEVEL and VIVABRIDGE_LOG_FORMAT")
+    func logSettings() throws {
+        let file = try BridgeConfiguration.load(yaml: Self.valid + "\nlog: {level: notice, format: json}\n")
+        #expect(file.log.level == "notice")
+        #expect(file.log.format == .json)
+        let environment = try BridgeConfiguration.load(
+            yaml: Self.valid, environment: ["VIVABRIDGE_LOG_LEVEL": "debug", "VIVABRIDGE_LOG_FORMAT": "json"])
+        #expect(environment.log.level == "debug")
+        #expect(environment.log.format == .json)
     }
 
     @Test("an environment override of a lane the file lacks is refused")

@@ -15,7 +15,7 @@ struct RunLifecycleTests {
         let child: ChildProcess
         let command: String
 
-        init(behaviour: LaneBehaviour = .zeroDelay, grace: Int = 30_000) throws {
+        init(behaviour: LaneBehaviour = .zeroDelay, grace: Int = 30_000, extra: String = "") throws {
             simulator = Simulator(
                 lanes: [
                     SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)
@@ -30,6 +30,7 @@ struct RunLifecycleTests {
             events: tcp://127.0.0.1:*
             journal: \(folder.path)/journal.sqlite
             shutdownGraceMs: \(grace)
+            \(extra)
             terminal: {merchantKey: RUN-TEST-KEY}
             lanes:
               - {id: lane-1, endpoint: "\(endpoints["lane-1"]!)", platform: ios}
@@ -129,6 +130,25 @@ struct RunLifecycleTests {
         let bridge = try RunningBridge()
         #expect(bridge.child.waitForLine(containing: "--command-endpoint \(bridge.command)") != nil)
         #expect(try bridge.call(#"{"id":"p","action":"ping"}"#)?["outcome"]?.stringValue == "success")
+        bridge.child.signal(SIGTERM)
+        #expect(bridge.child.waitForExit(timeout: 20) == 0)
+    }
+
+    @Test("log: {format: json} writes one JSON object a line, milliseconds in its time; link up is a notice")
+    func jsonLogs() throws {
+        let bridge = try RunningBridge(extra: "log: {level: notice, format: json}")
+        let deadline = Date().addingTimeInterval(10)
+        while !bridge.child.errorOutput.contains("lane link up"), Date() < deadline {
+            _ = try bridge.call(#"{"id":"p","action":"ping"}"#)
+        }
+        let lines = bridge.child.errorOutput.split(separator: "\n")
+        let link = try #require(lines.first { $0.contains("lane link up") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(link.utf8)) as? [String: Any])
+        #expect(object["level"] as? String == "notice")
+        let time = try #require(object["time"] as? String)
+        #expect(time.count == 24 && time.hasSuffix("Z") && time.contains("."), "\(time)")
+        #expect((object["metadata"] as? [String: String])?["lane"] == "lane-1")
+        for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)") }
         bridge.child.signal(SIGTERM)
         #expect(bridge.child.waitForExit(timeout: 20) == 0)
     }

@@ -35,6 +35,7 @@ extension BridgeConfiguration {
         if let value = tree["batchExpiryHours"] {
             config.batchExpiryHours = try integer(value, "batchExpiryHours", 1...720)
         }
+        if let value = tree["log"] { config.log = try logSettings(value) }
         if let value = tree["terminal"] {
             config.terminal = try terminal(value, path: "terminal", base: config.terminal)
         }
@@ -52,6 +53,30 @@ extension BridgeConfiguration {
                     + "terminal.merchantKey (or VIVABRIDGE_TERMINAL_MERCHANTKEY) or the lane's own merchantKey")
         }
         return config
+    }
+
+    private static func logSettings(_ tree: ConfigTree) throws(ConfigurationError) -> LogSettings {
+        guard case .mapping(let pairs) = tree else {
+            throw ConfigurationError(key: "log", "must be a mapping with level and format")
+        }
+        try rejectUnknownKeys(pairs, allowed: logKeys, path: "log")
+        var settings = LogSettings()
+        if let value = tree["level"] {
+            let level = try scalar(value, "log.level")
+            guard LogSettings.levels.contains(level) else {
+                throw ConfigurationError(
+                    key: "log.level", "must be one of \(LogSettings.levels.joined(separator: ", ")), not \(level)")
+            }
+            settings.level = level
+        }
+        if let value = tree["format"] {
+            let text = try scalar(value, "log.format")
+            guard let format = LogSettings.Format(rawValue: text) else {
+                throw ConfigurationError(key: "log.format", "must be text or json, not \(text)")
+            }
+            settings.format = format
+        }
+        return settings
     }
 
     private static func lanes(_ tree: ConfigTree, defaults: TerminalSettings) throws(ConfigurationError)

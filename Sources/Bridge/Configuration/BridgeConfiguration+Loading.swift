@@ -5,8 +5,10 @@ extension BridgeConfiguration {
     /// The keys a configuration file may hold at its top level.
     static let topLevelKeys: [String] = [
         "command", "commandPull", "events", "journal", "journalSync", "terminal", "lanes", "maxCommandBytes",
-        "abortGraceMs", "shutdownGraceMs", "heartbeatIntervalMs", "heartbeatTimeoutMs", "batchExpiryHours",
+        "abortGraceMs", "shutdownGraceMs", "heartbeatIntervalMs", "heartbeatTimeoutMs", "batchExpiryHours", "log",
     ]
+    /// The keys of `log:`.
+    static let logKeys: [String] = ["level", "format"]
     /// The keys of `terminal:` and of each lane's own terminal settings.
     static let terminalKeys: [String] = ["merchantKey", "appId", "callback", "timeoutMs"]
     /// The keys a lane may hold besides the terminal keys.
@@ -71,6 +73,9 @@ extension BridgeConfiguration {
         case "terminal":
             guard let path = resolveTerminal(rest) else { return nil }
             return [top] + path
+        case "log":
+            guard rest.count == 1, let key = match(rest[0], in: logKeys) else { return nil }
+            return [top, key]
         case "lanes":
             guard rest.count >= 2, Int(rest[0]) != nil else { return nil }
             if rest.count == 2, let key = match(rest[1], in: laneKeys) { return [top, rest[0], key] }

@@ -30,6 +30,8 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public var heartbeatTimeoutMs: Int = 15000
     /// How long a batch may stay open before the bridge counts it as closed by expiry (48 h).
     public var batchExpiryHours: Int = 48
+    /// How the process logs (`log: {level, format}`); the executable applies it.
+    public var log = LogSettings()
 
     /// Creates a configuration of defaults with no lanes.
     public init() {}

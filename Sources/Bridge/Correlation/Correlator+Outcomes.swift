@@ -51,6 +51,11 @@ extension Correlator {
         if let requested = record.requested {
             checkAmounts(requested, &final, id: record.id, lane: record.lane, action: record.action.rawValue)
         }
+        if final.outcome == .undeliverable || final.outcome == .unknown {
+            logger.notice(
+                "\(record.action.rawValue) ended \(final.outcome.rawValue)",
+                metadata: ["id": "\(record.id)", "lane": "\(record.lane)", "why": "\(final.message ?? "-")"])
+        }
         let reply = Self.replyObject(id: record.id, lane: record.lane, action: record.action.rawValue, final)
         let bytes = JSONValue.object(reply).serialized()
         let text = String(decoding: bytes, as: UTF8.self)

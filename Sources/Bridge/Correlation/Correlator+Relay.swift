@@ -8,6 +8,7 @@ extension Correlator {
     func linkUp(_ laneId: String) {
         guard let lane = lanes[laneId], !lane.connected else { return }
         lane.connected = true
+        logger.notice("lane link up", metadata: ["lane": "\(laneId)", "endpoint": "\(lane.configuration.endpoint)"])
         var hello = JSONObject()
         hello["bridge"] = .string(Self.version)
         hello["lane"] = .string(laneId)
@@ -20,6 +21,9 @@ extension Correlator {
     func linkDown(_ laneId: String) {
         guard let lane = lanes[laneId], lane.connected else { return }
         lane.connected = false
+        logger.notice(
+            "lane link down: commands for it are undeliverable until it is back",
+            metadata: ["lane": "\(laneId)", "endpoint": "\(lane.configuration.endpoint)"])
         publishLaneEvent(laneId, .disconnected, [("endpoint", .string(lane.configuration.endpoint))])
     }
 

@@ -1,0 +1,49 @@
+import Bridge
+import Foundation
+import Logging
+
+/// The bridge's log lines on standard error: text or JSON, timestamps to the millisecond in UTC.
+///
+/// Everything a peer sends reaches a log line only through the bridge's own escaping, so a line is
+/// always one line; JSON lines are escaped by the serializer.
+struct LineLogHandler: LogHandler {
+    let label: String
+    let format: LogSettings.Format
+    var logLevel: Logger.Level
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        let time = Self.timestamp()
+        let line: String
+        switch format {
+        case .text:
+            let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            line = "\(time) \(event.level) \(label): \(event.message)\(fields.isEmpty ? "" : " " + fields)\n"
+        case .json:
+            var object: [String: Any] = [
+                "time": time, "level": event.level.rawValue, "label": label, "message": "\(event.message)",
+            ]
+            if !merged.isEmpty { object["metadata"] = merged.mapValues { "\($0)" } }
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+            line = String(decoding: data, as: UTF8.self) + "\n"
+        }
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// `2026-11-24T07:40:01.123Z`.
+    static func timestamp(_ date: Date = Date()) -> String {
+        var seconds = time_t(date.timeIntervalSince1970)
+        let milliseconds = Int((date.timeIntervalSince1970 - Double(seconds)) * 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), milliseconds)
+    }
+}
