@@ -116,3 +116,26 @@ struct CancelTests {
         #expect(CallbackFields(try probe.callback())["action"] == "cancel")
     }
 }
+
+@Suite("A cancel waits for the card first, even with a reference")
+struct CancelCardFirstTests {
+    @Test(
+        "a cancel by reference waits in card presentment, where an abort stops it",
+        arguments: SimulatorPlatform.allCases)
+    func abortWhileCardAwaited(platform: SimulatorPlatform) throws {
+        let fixture = try Fixture(platform, behaviour: LaneBehaviour(cardPresentment: .manual))
+        let probe = fixture.probe()
+        try probe.expectOpened(try probe.open(Requests.sale(amount: 1200, platform: platform)))
+        #expect(fixture.simulator.waitForPhase(lane: "lane", .cardPresentment, timeout: .wait))
+        #expect(fixture.simulator.release(lane: "lane"))
+        let sale = CallbackFields(try probe.callback())
+        let reference = try #require(sale["referenceNumber"])
+        let cancel = Requests.url(action: "cancel", [("referenceNumber", reference)], platform: platform)
+        try probe.expectOpened(try probe.open(cancel))
+        #expect(fixture.simulator.waitForPhase(lane: "lane", .cardPresentment, timeout: .wait))
+        let aborted = CallbackFields(try probe.request(Requests.url(action: "abort", platform: platform)))
+        #expect(aborted["message"] == (platform == .ios ? "aborted" : "(-57) ABORTED"))
+        #expect(fixture.simulator.phase(lane: "lane") == .idle)
+        #expect(fixture.simulator.history(lane: "lane").first?.cancelled == false)
+    }
+}

@@ -1,9 +1,10 @@
 /// Cancels (refunds) of the app's own sales, found by `referenceNumber`, `orderCode` or `shortOrderCode`.
 ///
-/// With a reference the cancel goes straight to the host phase; without one the cardholder presents the
-/// card first and the latest sale not yet cancelled is reversed (the real app lists the card's last three
-/// and the user picks one). An unknown reference, a sale already cancelled, or an amount over the sale's
-/// fails at once.
+/// The cardholder always presents the card first (Viva's samples: the reference is matched among that
+/// card's last transactions), so a cancel can be aborted while the card is awaited. With a reference the
+/// sale it names is then reversed; without one the latest sale not yet cancelled (the real app lists the
+/// card's last three and the user picks one). An unknown reference, a sale already cancelled, or an amount
+/// over the sale's fails once the card is read.
 extension TerminalApp {
     func startCancel(_ request: RequestURL, callback: String) {
         var amount: Int?
@@ -14,23 +15,19 @@ extension TerminalApp {
             }
             amount = value
         }
-        let reference = nonEmpty(request.value("referenceNumber"))
-        let orderCode = nonEmpty(request.value("orderCode"))
-        let shortOrderCode = nonEmpty(request.value("shortOrderCode"))
-        guard reference != nil || orderCode != nil || shortOrderCode != nil else {
-            begin(.cancel(CancelWork(amount: amount)), callback: callback, in: .cardPresentment)
-            return
+        let work = CancelWork(
+            amount: amount, reference: nonEmpty(request.value("referenceNumber")),
+            orderCode: nonEmpty(request.value("orderCode")), shortOrderCode: nonEmpty(request.value("shortOrderCode")))
+        begin(.cancel(work), callback: callback, in: .cardPresentment)
+    }
+
+    /// The sale a cancel reverses once the card is read: the one its reference names, or the latest.
+    private func cancelTarget(_ work: CancelWork) -> Int? {
+        guard work.reference != nil || work.orderCode != nil || work.shortOrderCode != nil else {
+            return book.latestCancellableSale()
         }
-        guard let target = book.approvedSale(reference: reference, orderCode: orderCode, shortOrderCode: shortOrderCode)
-        else {
-            cancelFailed(callback: callback, message: .cancelNotFound, amount: amount)
-            return
-        }
-        guard let failure = check(target: target, amount: amount) else {
-            begin(.cancel(CancelWork(amount: amount, target: target)), callback: callback, in: .host)
-            return
-        }
-        cancelFailed(callback: callback, message: failure, amount: amount, sale: book.record(at: target))
+        return book.approvedSale(
+            reference: work.reference, orderCode: work.orderCode, shortOrderCode: work.shortOrderCode)
     }
 
     /// The cancel's current phase ended.
@@ -38,7 +35,7 @@ extension TerminalApp {
         guard case .cancel(let work) = activity.work else { return }
         switch activity.phase {
         case .cardPresentment:
-            guard let target = book.latestCancellableSale() else {
+            guard let target = cancelTarget(work) else {
                 cancelFailed(callback: activity.callback, message: .cancelNotFound, amount: work.amount)
                 finish()
                 return
@@ -49,7 +46,9 @@ extension TerminalApp {
                 finish()
                 return
             }
-            current!.work = .cancel(CancelWork(amount: work.amount, target: target))
+            var found = work
+            found.target = target
+            current!.work = .cancel(found)
             enter(.host)
         case .host:
             guard let target = work.target, var sale = book.record(at: target) else {

@@ -47,6 +47,11 @@ final class TerminalApp {
     struct CancelWork {
         var amount: Int?
         var target: Int?
+        /// The `referenceNumber`, `orderCode` and `shortOrderCode` asked for, looked up once the card
+        /// is presented.
+        var reference: String?
+        var orderCode: String?
+        var shortOrderCode: String?
     }
 
     init(
