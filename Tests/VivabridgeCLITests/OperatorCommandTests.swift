@@ -35,4 +35,34 @@ struct OperatorCommandTests {
         #expect(refused.waitForExit(timeout: 20) == 2)
         #expect(refused.errorOutput.contains("lanes: must list at least one lane"))
     }
+
+    @Test("check lists every problem of a file, one a line, not only the first")
+    func checkListsEveryProblem() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = folder.appendingPathComponent("bad.yaml")
+        try """
+        command: tcp://127.0.0.1:5555
+        abortGraceMs: soon
+        journalSync: sometimes
+        terminal: {merchantKey: K}
+        lanes:
+          - {id: lane-1, endpoint: "tcp://127.0.0.1:6001", platform: ios}
+          - {id: lane-2, endpoint: "tcp://127.0.0.1:6001", platform: windows}
+          - {id: lane-3, endpoint: "tcp://127.0.0.1:5555", platform: android}
+        """.write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try ChildProcess(["check", "--config", bad.path], environment: ["VIVABRIDGE_TERMINL_APPID": "x"])
+        #expect(refused.waitForExit(timeout: 20) == 2)
+        let lines = refused.errorOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("5 problem(s)") == true)
+        for expected in [
+            "abortGraceMs: must be a whole number", "journalSync: must be normal or full",
+            "VIVABRIDGE_TERMINL_APPID: names no configuration key", "lanes[1].platform: must be ios or android",
+            "lanes[2].endpoint: uses tcp://127.0.0.1:5555, which command already uses",
+        ] {
+            #expect(lines.contains { $0.contains(expected) }, "missing: \(expected)")
+        }
+    }
 }

@@ -3,56 +3,117 @@ import InterApp
 extension BridgeConfiguration {
     /// Turns a configuration tree into a checked configuration, or names the first key that is wrong.
     static func decode(_ tree: ConfigTree) throws(ConfigurationError) -> BridgeConfiguration {
-        guard case .mapping(let pairs) = tree else {
-            throw ConfigurationError(key: "", "the file must be a mapping of keys to values")
-        }
+        var problems = ConfigurationProblems()
+        let config = decode(tree, problems: &problems)
+        if let first = problems.all.first { throw first }
+        return config
+    }
+
+    /// Decodes what it can and records every problem it meets, in file order: a wrong key does not hide
+    /// the next one (`vivabridge check` prints them all).
+    static func decode(_ tree: ConfigTree, problems: inout ConfigurationProblems) -> BridgeConfiguration {
         var config = BridgeConfiguration()
-        try rejectUnknownKeys(pairs, allowed: topLevelKeys, path: "")
-        if let value = tree["command"] { config.command = try endpoint(value, "command") }
-        if let value = tree["commandPull"] { config.commandPull = try endpoint(value, "commandPull") }
-        if let value = tree["events"] { config.events = try endpoint(value, "events") }
-        if let value = tree["journal"] { config.journal = try nonEmpty(value, "journal") }
-        if let value = tree["journalSync"] {
-            let text = try scalar(value, "journalSync")
-            guard let sync = JournalSync(rawValue: text) else {
-                throw ConfigurationError(key: "journalSync", "must be normal or full, not \(text)")
-            }
-            config.journalSync = sync
+        guard case .mapping(let pairs) = tree else {
+            problems.record(ConfigurationError(key: "", "the file must be a mapping of keys to values"))
+            return config
         }
-        if let value = tree["maxCommandBytes"] {
-            config.maxCommandBytes = try integer(value, "maxCommandBytes", 256...16_777_216)
+        problems.record(unknownKeys(pairs, allowed: topLevelKeys, path: ""))
+        func take<T>(_ key: String, _ read: (ConfigTree) throws(ConfigurationError) -> T) -> T? {
+            guard let value = tree[key] else { return nil }
+            return problems.attempt { () throws(ConfigurationError) in try read(value) }
         }
-        if let value = tree["abortGraceMs"] { config.abortGraceMs = try integer(value, "abortGraceMs", 0...60_000) }
-        if let value = tree["shutdownGraceMs"] {
-            config.shutdownGraceMs = try integer(value, "shutdownGraceMs", 0...600_000)
+        if let value = take("command", { v throws(ConfigurationError) in try endpoint(v, "command") }) {
+            config.command = value
         }
-        if let value = tree["heartbeatIntervalMs"] {
-            config.heartbeatIntervalMs = try integer(value, "heartbeatIntervalMs", 100...60_000)
+        if let value = take("commandPull", { v throws(ConfigurationError) in try endpoint(v, "commandPull") }) {
+            config.commandPull = value
         }
-        if let value = tree["heartbeatTimeoutMs"] {
-            config.heartbeatTimeoutMs = try integer(value, "heartbeatTimeoutMs", 100...300_000)
+        if let value = take("events", { v throws(ConfigurationError) in try endpoint(v, "events") }) {
+            config.events = value
         }
-        if let value = tree["batchExpiryHours"] {
-            config.batchExpiryHours = try integer(value, "batchExpiryHours", 1...720)
+        if let value = take("journal", { v throws(ConfigurationError) in try nonEmpty(v, "journal") }) {
+            config.journal = value
         }
-        if let value = tree["log"] { config.log = try logSettings(value) }
-        if let value = tree["terminal"] {
-            config.terminal = try terminal(value, path: "terminal", base: config.terminal)
+        if let value = take("journalSync", journalSync) { config.journalSync = value }
+        if let value = take(
+            "maxCommandBytes",
+            { v throws(ConfigurationError) in
+                try integer(v, "maxCommandBytes", 256...16_777_216)
+            })
+        {
+            config.maxCommandBytes = value
         }
+        if let value = take(
+            "abortGraceMs", { v throws(ConfigurationError) in try integer(v, "abortGraceMs", 0...60_000) })
+        {
+            config.abortGraceMs = value
+        }
+        if let value = take(
+            "shutdownGraceMs",
+            { v throws(ConfigurationError) in
+                try integer(v, "shutdownGraceMs", 0...600_000)
+            })
+        {
+            config.shutdownGraceMs = value
+        }
+        if let value = take(
+            "heartbeatIntervalMs",
+            { v throws(ConfigurationError) in
+                try integer(v, "heartbeatIntervalMs", 100...60_000)
+            })
+        {
+            config.heartbeatIntervalMs = value
+        }
+        if let value = take(
+            "heartbeatTimeoutMs",
+            { v throws(ConfigurationError) in
+                try integer(v, "heartbeatTimeoutMs", 100...300_000)
+            })
+        {
+            config.heartbeatTimeoutMs = value
+        }
+        if let value = take(
+            "batchExpiryHours",
+            { v throws(ConfigurationError) in
+                try integer(v, "batchExpiryHours", 1...720)
+            })
+        {
+            config.batchExpiryHours = value
+        }
+        if let value = take("log", logSettings) { config.log = value }
+        let defaults = config.terminal
+        if let value = take(
+            "terminal",
+            { v throws(ConfigurationError) in
+                try terminal(v, path: "terminal", base: defaults)
+            })
+        {
+            config.terminal = value
+        }
+        var lanePaths: [String] = []
         if let value = tree["lanes"] {
-            config.lanes = try lanes(value, defaults: config.terminal)
+            (config.lanes, lanePaths) = lanes(value, defaults: config.terminal, problems: &problems)
         }
-        try checkDistinctEndpoints(config)
-        guard !config.lanes.isEmpty else {
-            throw ConfigurationError(key: "lanes", "must list at least one lane (id, endpoint, platform)")
+        problems.record(endpointClashes(config, lanePaths: lanePaths))
+        if config.lanes.isEmpty && !problems.all.contains(where: { $0.key.hasPrefix("lanes") }) {
+            problems.record(ConfigurationError(key: "lanes", "must list at least one lane (id, endpoint, platform)"))
         }
-        for (index, lane) in config.lanes.enumerated() where lane.terminal.merchantKey.allSatisfy(\.isWhitespace) {
-            throw ConfigurationError(
-                key: "lanes[\(index)].merchantKey",
-                "is empty for lane \(lane.id): the terminal app refuses every request without one; set "
-                    + "terminal.merchantKey (or VIVABRIDGE_TERMINAL_MERCHANTKEY) or the lane's own merchantKey")
+        for (path, lane) in zip(lanePaths, config.lanes) where lane.terminal.merchantKey.allSatisfy(\.isWhitespace) {
+            problems.record(
+                ConfigurationError(
+                    key: "\(path).merchantKey",
+                    "is empty for lane \(lane.id): the terminal app refuses every request without one; set "
+                        + "terminal.merchantKey (or VIVABRIDGE_TERMINAL_MERCHANTKEY) or the lane's own merchantKey"))
         }
         return config
+    }
+
+    private static func journalSync(_ value: ConfigTree) throws(ConfigurationError) -> JournalSync {
+        let text = try scalar(value, "journalSync")
+        guard let sync = JournalSync(rawValue: text) else {
+            throw ConfigurationError(key: "journalSync", "must be normal or full, not \(text)")
+        }
+        return sync
     }
 
     private static func logSettings(_ tree: ConfigTree) throws(ConfigurationError) -> LogSettings {
@@ -79,43 +140,58 @@ extension BridgeConfiguration {
         return settings
     }
 
-    private static func lanes(_ tree: ConfigTree, defaults: TerminalSettings) throws(ConfigurationError)
-        -> [LaneConfiguration]
-    {
+    private static func lanes(
+        _ tree: ConfigTree, defaults: TerminalSettings, problems: inout ConfigurationProblems
+    ) -> (lanes: [LaneConfiguration], paths: [String]) {
         guard case .sequence(let items) = tree else {
-            throw ConfigurationError(key: "lanes", "must be a list of lanes")
+            problems.record(ConfigurationError(key: "lanes", "must be a list of lanes"))
+            return ([], [])
         }
         var lanes: [LaneConfiguration] = []
+        var paths: [String] = []
+        var ids: Set<String> = []
         for (index, item) in items.enumerated() {
             let path = "lanes[\(index)]"
-            guard case .mapping(let pairs) = item else {
-                throw ConfigurationError(key: path, "must be a mapping with id, endpoint and platform")
+            let lane = problems.attempt { () throws(ConfigurationError) in
+                try self.lane(item, path: path, defaults: defaults, takenIds: ids)
             }
-            try rejectUnknownKeys(pairs, allowed: laneKeys + terminalKeys, path: path)
-            guard let idNode = item["id"] else { throw ConfigurationError(key: "\(path).id", "is required") }
-            let id = try nonEmpty(idNode, "\(path).id")
-            guard id.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ".") }), id.utf8.count <= 64 else {
-                throw ConfigurationError(
-                    key: "\(path).id", "must be 1 to 64 printable ASCII characters with no space and no dot, not \(id)")
+            if let lane {
+                ids.insert(lane.id)
+                lanes.append(lane)
+                paths.append(path)
             }
-            if lanes.contains(where: { $0.id == id }) {
-                throw ConfigurationError(key: "\(path).id", "duplicate lane id \(id)")
-            }
-            guard let endpointNode = item["endpoint"] else {
-                throw ConfigurationError(key: "\(path).endpoint", "is required")
-            }
-            let laneEndpoint = try endpoint(endpointNode, "\(path).endpoint", allowWildcardPort: false)
-            guard let platformNode = item["platform"] else {
-                throw ConfigurationError(key: "\(path).platform", "is required (ios or android)")
-            }
-            let platformText = try scalar(platformNode, "\(path).platform")
-            guard let platform = Platform(rawValue: platformText) else {
-                throw ConfigurationError(key: "\(path).platform", "must be ios or android, not \(platformText)")
-            }
-            let settings = try terminal(item, path: path, base: defaults, ignoring: laneKeys)
-            lanes.append(LaneConfiguration(id: id, endpoint: laneEndpoint, platform: platform, terminal: settings))
         }
-        return lanes
+        return (lanes, paths)
+    }
+
+    /// One lane, or the first thing wrong with it.
+    private static func lane(_ item: ConfigTree, path: String, defaults: TerminalSettings, takenIds: Set<String>)
+        throws(ConfigurationError) -> LaneConfiguration
+    {
+        guard case .mapping(let pairs) = item else {
+            throw ConfigurationError(key: path, "must be a mapping with id, endpoint and platform")
+        }
+        try rejectUnknownKeys(pairs, allowed: laneKeys + terminalKeys, path: path)
+        guard let idNode = item["id"] else { throw ConfigurationError(key: "\(path).id", "is required") }
+        let id = try nonEmpty(idNode, "\(path).id")
+        guard id.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ".") }), id.utf8.count <= 64 else {
+            throw ConfigurationError(
+                key: "\(path).id", "must be 1 to 64 printable ASCII characters with no space and no dot, not \(id)")
+        }
+        guard !takenIds.contains(id) else { throw ConfigurationError(key: "\(path).id", "duplicate lane id \(id)") }
+        guard let endpointNode = item["endpoint"] else {
+            throw ConfigurationError(key: "\(path).endpoint", "is required")
+        }
+        let laneEndpoint = try endpoint(endpointNode, "\(path).endpoint", allowWildcardPort: false)
+        guard let platformNode = item["platform"] else {
+            throw ConfigurationError(key: "\(path).platform", "is required (ios or android)")
+        }
+        let platformText = try scalar(platformNode, "\(path).platform")
+        guard let platform = Platform(rawValue: platformText) else {
+            throw ConfigurationError(key: "\(path).platform", "must be ios or android, not \(platformText)")
+        }
+        let settings = try terminal(item, path: path, base: defaults, ignoring: laneKeys)
+        return LaneConfiguration(id: id, endpoint: laneEndpoint, platform: platform, terminal: settings)
     }
 
     private static func terminal(
@@ -146,33 +222,44 @@ extension BridgeConfiguration {
 
     /// No two sockets may share an endpoint: not two of the bridge's own, not two lanes, and no lane
     /// may point at one of the bridge's own sockets (the bridge would be its own relay).
-    private static func checkDistinctEndpoints(_ config: BridgeConfiguration) throws(ConfigurationError) {
+    /// `lanePaths` names each lane of `config` by its place in the file.
+    private static func endpointClashes(_ config: BridgeConfiguration, lanePaths: [String]) -> [ConfigurationError] {
         var seen: [String: String] = [:]
+        var clashes: [ConfigurationError] = []
         let own =
             [("command", config.command), ("events", config.events)]
             + (config.commandPull.map { [("commandPull", $0)] } ?? [])
-        let lanes = config.lanes.enumerated().map { ("lanes[\($0.offset)].endpoint", $0.element.endpoint) }
+        let lanes = zip(lanePaths, config.lanes).map { ("\($0).endpoint", $1.endpoint) }
         for (key, endpoint) in own + lanes where !endpoint.hasSuffix(":*") {
             let canonical = endpoint.replacingOccurrences(of: "://localhost:", with: "://127.0.0.1:")
             if let other = seen[canonical] {
-                throw ConfigurationError(key: key, "uses \(endpoint), which \(other) already uses")
+                clashes.append(ConfigurationError(key: key, "uses \(endpoint), which \(other) already uses"))
+            } else {
+                seen[canonical] = key
             }
-            seen[canonical] = key
         }
+        return clashes
     }
 
     private static func rejectUnknownKeys(
         _ pairs: [(key: String, value: ConfigTree)], allowed: [String], path: String
     ) throws(ConfigurationError) {
-        for (key, _) in pairs where !allowed.contains(key) {
-            let full = path.isEmpty ? key : "\(path).\(key)"
+        if let first = unknownKeys(pairs, allowed: allowed, path: path).first { throw first }
+    }
+
+    /// One problem for each key of `pairs` that `allowed` does not hold, with a suggestion when only
+    /// the case is wrong.
+    private static func unknownKeys(
+        _ pairs: [(key: String, value: ConfigTree)], allowed: [String], path: String
+    ) -> [ConfigurationError] {
+        pairs.filter { !allowed.contains($0.key) }.map { pair in
+            let full = path.isEmpty ? pair.key : "\(path).\(pair.key)"
             let suggestion =
-                allowed.first { $0.lowercased() == key.lowercased() }.map { " (did you mean \($0)?)" } ?? ""
-            throw ConfigurationError(
+                allowed.first { $0.lowercased() == pair.key.lowercased() }.map { " (did you mean \($0)?)" } ?? ""
+            return ConfigurationError(
                 key: full, "unknown key\(suggestion); known keys: \(allowed.joined(separator: ", "))")
         }
     }
-
     private static func scalar(_ tree: ConfigTree, _ key: String) throws(ConfigurationError) -> String {
         guard case .scalar(let text) = tree else { throw ConfigurationError(key: key, "must be a single value") }
         return text

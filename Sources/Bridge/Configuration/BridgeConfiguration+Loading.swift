@@ -17,18 +17,14 @@ extension BridgeConfiguration {
     /// `VIVABRIDGE_` variables that belong to the tools, not to the configuration: never refused.
     public static let toolEnvironmentNames: Set<String> = ["VIVABRIDGE_STATE", "VIVABRIDGE_SIMULATOR_BASEPORT"]
 
-    /// Reads a configuration file, then applies `VIVABRIDGE_…` environment overrides.
+    /// Reads a configuration file, then applies `VIVABRIDGE_…` environment overrides; throws the first
+    /// problem (``check(file:environment:)`` gives them all).
     public static func load(
         file path: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) -> BridgeConfiguration {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigurationError(
-                key: "", "cannot read the configuration file \(path): \(error.localizedDescription)")
-        }
-        return try load(yaml: text, environment: environment)
+        let (configuration, problems) = check(file: path, environment: environment)
+        if let first = problems.all.first { throw first }
+        return configuration
     }
 
     /// Reads configuration from YAML text, then applies `VIVABRIDGE_…` environment overrides.
@@ -38,26 +34,60 @@ extension BridgeConfiguration {
     public static func load(yaml: String, environment: [String: String] = [:]) throws(ConfigurationError)
         -> BridgeConfiguration
     {
-        var tree = try ConfigTree.parse(yaml: yaml)
-        try applyEnvironment(environment, to: &tree)
-        return try decode(tree)
+        let (configuration, problems) = check(yaml: yaml, environment: environment)
+        if let first = problems.all.first { throw first }
+        return configuration
     }
 
-    static func applyEnvironment(_ environment: [String: String], to tree: inout ConfigTree)
-        throws(ConfigurationError)
+    /// Reads a configuration file as ``load(file:environment:)`` does, but goes on past a problem: the
+    /// configuration as far as it could be read, and every problem found. Accepted when `problems` is empty.
+    public static func check(file path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> (configuration: BridgeConfiguration, problems: ConfigurationProblems)
     {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            var problems = ConfigurationProblems()
+            problems.record(
+                ConfigurationError(
+                    key: "", "cannot read the configuration file \(path): \(error.localizedDescription)"))
+            return (BridgeConfiguration(), problems)
+        }
+        return check(yaml: text, environment: environment)
+    }
+
+    /// YAML text checked as ``check(file:environment:)`` does.
+    public static func check(yaml: String, environment: [String: String] = [:])
+        -> (configuration: BridgeConfiguration, problems: ConfigurationProblems)
+    {
+        var problems = ConfigurationProblems()
+        guard var tree = problems.attempt({ () throws(ConfigurationError) in try ConfigTree.parse(yaml: yaml) }) else {
+            return (BridgeConfiguration(), problems)
+        }
+        applyEnvironment(environment, to: &tree, problems: &problems)
+        let configuration = decode(tree, problems: &problems)
+        return (configuration, problems)
+    }
+
+    static func applyEnvironment(
+        _ environment: [String: String], to tree: inout ConfigTree, problems: inout ConfigurationProblems
+    ) {
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("VIVABRIDGE_") {
             guard !toolEnvironmentNames.contains(name) else { continue }
             let parts = name.dropFirst("VIVABRIDGE_".count).split(separator: "_").map(String.init)
             guard let path = resolve(parts) else {
-                throw ConfigurationError(
-                    key: name,
-                    "names no configuration key (a misspelling?); keys are VIVABRIDGE_ + the key path in upper case, "
-                        + "such as VIVABRIDGE_TERMINAL_MERCHANTKEY or VIVABRIDGE_LANES_0_ENDPOINT (docs/CONFIG.md)")
+                problems.record(
+                    ConfigurationError(
+                        key: name,
+                        "names no configuration key (a misspelling?); keys are VIVABRIDGE_ + the key path in upper "
+                            + "case, such as VIVABRIDGE_TERMINAL_MERCHANTKEY or VIVABRIDGE_LANES_0_ENDPOINT "
+                            + "(docs/CONFIG.md)"))
+                continue
             }
-            guard tree.set(path[...], to: value) else {
-                throw ConfigurationError(
-                    key: name, "names \(path.joined(separator: ".")), which the file does not have")
+            if !tree.set(path[...], to: value) {
+                problems.record(
+                    ConfigurationError(key: name, "names \(path.joined(separator: ".")), which the file does not have"))
             }
         }
     }

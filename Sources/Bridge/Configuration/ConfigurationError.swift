@@ -13,3 +13,25 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
 
     public var description: String { key.isEmpty ? message : "\(key): \(message)" }
 }
+
+/// Every problem found in one configuration, in the order met (file keys, then the environment's
+/// variables, then the rules across keys).
+public struct ConfigurationProblems: Sendable {
+    /// The problems, first met first; empty when the configuration is accepted.
+    public private(set) var all: [ConfigurationError] = []
+
+    init() {}
+
+    mutating func record(_ problem: ConfigurationError) { all.append(problem) }
+    mutating func record(_ problems: [ConfigurationError]) { all.append(contentsOf: problems) }
+
+    /// The value `body` reads, or nil with its problem recorded.
+    mutating func attempt<T>(_ body: () throws(ConfigurationError) -> T) -> T? {
+        do {
+            return try body()
+        } catch {
+            all.append(error)
+            return nil
+        }
+    }
+}
