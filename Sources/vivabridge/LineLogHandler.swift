@@ -1,6 +1,7 @@
 import Bridge
 import Foundation
 import Logging
+import Synchronization
 
 /// The bridge's log lines on standard error: text or JSON, timestamps to the millisecond in UTC.
 ///
@@ -9,8 +10,14 @@ import Logging
 struct LineLogHandler: LogHandler {
     let label: String
     let format: LogSettings.Format
-    var logLevel: Logger.Level
+    /// Shared by every logger of the process, so a reload changes them all at once.
+    let threshold: LogThreshold
     var metadata: Logger.Metadata = [:]
+
+    var logLevel: Logger.Level {
+        get { threshold.level }
+        set { threshold.level = newValue }
+    }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -45,5 +52,21 @@ struct LineLogHandler: LogHandler {
         return String(
             format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
             Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), milliseconds)
+    }
+}
+
+/// The process's log level, shared by every ``LineLogHandler`` and changed by a SIGHUP reload; read
+/// without a lock on every log call.
+final class LogThreshold: Sendable {
+    private let index: Atomic<Int>
+
+    init(_ level: Logger.Level) { index = Atomic(Self.levels.firstIndex(of: level) ?? 2) }
+
+    private static let levels = Logger.Level.allCases
+
+    /// The lowest level that reaches the log.
+    var level: Logger.Level {
+        get { Self.levels[index.load(ordering: .relaxed)] }
+        set { index.store(Self.levels.firstIndex(of: newValue) ?? 2, ordering: .relaxed) }
     }
 }

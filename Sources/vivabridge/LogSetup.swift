@@ -4,11 +4,15 @@ import Logging
 
 /// The executable's logging set-up: swift-log is bootstrapped once, here, never in a library.
 enum LogSetup {
+    /// The level every logger of the process logs at; a SIGHUP reload changes it.
+    static let threshold = LogThreshold(.info)
+
     /// Bootstraps swift-log for the process (standard error, `format`, millisecond timestamps) and
     /// returns the root logger.
     static func bootstrap(level: Logger.Level, format: LogSettings.Format = .text) -> Logger {
+        threshold.level = level
         LoggingSystem.bootstrap { label in
-            LineLogHandler(label: label, format: format, logLevel: level)
+            LineLogHandler(label: label, format: format, threshold: threshold)
         }
         var logger = Logger(label: "vivabridge")
         logger.logLevel = level

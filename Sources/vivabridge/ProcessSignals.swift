@@ -7,15 +7,20 @@ import UnixSignals
 /// - SIGTERM or SIGINT: a graceful shutdown (commands in flight get `shutdownGraceMs`), exit 0;
 /// - a second SIGTERM or SIGINT during it: stop at once, exit 1 (what is in flight stays in the journal
 ///   and is picked up by the next start, as after a crash);
-/// - SIGHUP: never ends the process; `onReload` runs (today it says reload is not available yet).
+/// - SIGHUP: never ends the process; `onReload` runs (``ConfigurationReload``).
+/// systemd hears of each (``SystemdNotifier``): `STOPPING=1`, and `RELOADING=1` then `READY=1`.
 enum ProcessSignals {
-    /// Listens until cancelled.
-    static func handle(group: ServiceGroup, logger: Logger, onReload: @Sendable () -> Void) async {
+    /// Listens until cancelled. `onReload` returns the status line systemd shows afterwards.
+    static func handle(
+        group: ServiceGroup, logger: Logger, notifier: SystemdNotifier, onReload: @Sendable () -> String
+    ) async {
         let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup)
         var stopping = false
         for await signal in signals {
             if signal == .sighup {
-                onReload()
+                notifier.reloading()
+                let status = onReload()
+                notifier.ready(status)
                 continue
             }
             if stopping {
@@ -25,6 +30,7 @@ enum ProcessSignals {
                 exit(1)
             }
             stopping = true
+            notifier.stopping("shutting down gracefully after \(signal)")
             logger.notice("\(signal) received: shutting down gracefully (send it again to stop at once)")
             await group.triggerGracefulShutdown()
         }

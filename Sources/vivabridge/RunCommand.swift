@@ -11,8 +11,10 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run the bridge (on the embedded default with simulated lanes when no --config is given).",
         discussion: """
-            SIGTERM or SIGINT shut down gracefully (exit 0); a second one stops at once (exit 1). SIGHUP never \
-            ends the bridge. Exit 1: a component could not start or stopped on an error (one line names it); \
+            SIGTERM or SIGINT shut down gracefully (exit 0); a second one stops at once (exit 1). SIGHUP reloads \
+            the file (the log level at once; other changes are named and wait for a restart; a bad file changes \
+            nothing) and never ends the bridge. Under systemd (NOTIFY_SOCKET) it reports READY, RELOADING, \
+            STOPPING and feeds WATCHDOG while its loop turns. Exit 1: a component could not start or stopped on an error (one line names it); \
             exit 2: the configuration was refused.
             """
     )
@@ -59,18 +61,26 @@ struct RunCommand: AsyncParsableCommand {
             Self.fail("the bridge could not be set up: \(error)", exitCode: 1)
         }
         let embedded = config == nil
+        let notifier = SystemdNotifier(environment: environment)
         services.append(
             .init(
                 service: BridgeService(bridge: bridge) { bound in
                     Banner.print(bound: bound, configuration: configuration, embedded: embedded)
+                    notifier.ready("serving \(configuration.lanes.count) lane(s); commands on \(bound.command)")
                 }))
         let group = ServiceGroup(configuration: .init(services: services, logger: logger))
+        let reload = ConfigurationReload(file: config, running: configuration, levelFromFlag: logLevel != nil)
         do {
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask {
-                    await ProcessSignals.handle(group: group, logger: logger) {
-                        logger.notice(
-                            "SIGHUP received: reload is not available yet; the running configuration is unchanged")
+                    await ProcessSignals.handle(group: group, logger: logger, notifier: notifier) {
+                        reload.perform(environment: environment, logger: logger)
+                    }
+                }
+                if let interval = SystemdNotifier.watchdogMilliseconds(environment: environment) {
+                    tasks.addTask {
+                        await SystemdWatchdog.run(
+                            notifier: notifier, intervalMs: interval, bridge: bridge, logger: logger)
                     }
                 }
                 try await group.run()

@@ -6,6 +6,17 @@ import ZeroMQ
 
 @Suite("Graceful shutdown and fire-and-forget commands")
 struct ShutdownAndPullTests {
+    @Test("the loop reports itself responsive while it runs (idle too) and not once it has ended")
+    func responsiveness() throws {
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
+        #expect(try harness.call(#"{"id":"p","action":"ping"}"#).string("outcome") == "success")
+        #expect(harness.bridge.isResponsive(withinMilliseconds: 2000))
+        harness.bridge.halt()
+        #expect(!harness.bridge.isResponsive(withinMilliseconds: 60_000))
+    }
+
     @Test("shutdown refuses new commands with shutting_down and lets the one in flight finish")
     func gracefulShutdown() throws {
         var behaviour = LaneBehaviour()

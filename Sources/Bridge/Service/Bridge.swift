@@ -19,6 +19,7 @@ public final class Bridge: Sendable {
     private let control: ControlChannel
     private let finished = DispatchSemaphore(value: 0)
     private let state = StartState()
+    private let pulse = LoopPulse()
 
     /// Prepares a bridge; nothing is bound until ``start()``.
     public init(configuration: BridgeConfiguration, clock: any BridgeClock = SystemBridgeClock(), logger: Logger)
@@ -46,13 +47,14 @@ public final class Bridge: Sendable {
         let endpoint = control.endpoint
         let finished = finished
         let state = state
+        let pulse = pulse
         let thread = Thread {
             defer { finished.signal() }
             let loop: BridgeLoop
             do {
                 loop = try BridgeLoop(
                     context: context, configuration: configuration, controlEndpoint: endpoint, clock: clock,
-                    logger: logger)
+                    logger: logger, pulse: pulse)
             } catch {
                 outcome.set(.failure(error))
                 ready.signal()
@@ -122,6 +124,12 @@ public final class Bridge: Sendable {
 
     /// Asks the bridge to stop at once, without waiting (safe from a cancellation handler); see ``halt()``.
     public func requestHalt() { control.send("stop") }
+
+    /// Whether the bridge's loop is alive: it turned within the last `milliseconds` (it turns at least
+    /// once a second, idle or not). False before it starts and after it ends. For a watchdog.
+    public func isResponsive(withinMilliseconds milliseconds: Int) -> Bool {
+        pulse.turned(withinMilliseconds: milliseconds)
+    }
 
     /// The error that ended the bridge's loop, if it failed.
     public var failure: (any Error)? { state.failure() }

@@ -40,11 +40,13 @@ final class BridgeLoop {
     private let eventsIndex: Int
     private let laneBase: Int
     let bound: BoundEndpoints
+    private let pulse: LoopPulse
 
     init(
         context: Context, configuration: BridgeConfiguration, controlEndpoint: String, clock: any BridgeClock,
-        logger: Logger
+        logger: Logger, pulse: LoopPulse
     ) throws {
+        self.pulse = pulse
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
@@ -123,9 +125,13 @@ final class BridgeLoop {
 
     /// Runs until a shutdown completes; closes every socket it owns before returning.
     func run() throws {
-        defer { closeAll() }
+        defer {
+            pulse.end()
+            closeAll()
+        }
         var running = true
         while running {
+            pulse.beat()
             try poller.poll(timeoutMilliseconds: pollTimeout())
             running = readControl()
             readSubscriptions()

@@ -87,6 +87,19 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits for a standard-error line containing `text`; returns it.
+    func waitForErrorLine(containing text: String, timeout: TimeInterval = 30) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let line = errorLines.first(where: { $0.contains(text) }) { return line }
+            if errorEnded || !condition.wait(until: deadline) {
+                return errorLines.first(where: { $0.contains(text) })
+            }
+        }
+    }
+
     /// Waits for the process to end (and both its outputs to be read); returns its exit status.
     func waitForExit(timeout: TimeInterval = 60) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)

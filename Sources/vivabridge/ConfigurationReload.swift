@@ -1,0 +1,74 @@
+import Bridge
+import Logging
+
+/// What a SIGHUP does to a running bridge (docs/OPERATIONS.md, "Reloading"): the file is read and
+/// checked again; a file with any problem changes nothing; a good file's log level applies at once;
+/// every other difference from the running configuration is named, and waits for a restart.
+struct ConfigurationReload: Sendable {
+    /// The file the bridge started from; nil on the embedded default.
+    let file: String?
+    /// The configuration the bridge runs on.
+    let running: BridgeConfiguration
+    /// Whether `--log-level` set the level (it then wins over the file, as at start).
+    let levelFromFlag: Bool
+
+    /// Reloads and logs what happened; returns the status line for systemd.
+    func perform(environment: [String: String], logger: Logger) -> String {
+        guard let file else {
+            logger.notice("SIGHUP received: the embedded default has no file to reload; nothing changed")
+            return "running (the embedded default has no file to reload)"
+        }
+        let (candidate, problems) = BridgeConfiguration.check(file: file, environment: environment)
+        guard problems.all.isEmpty else {
+            let listed = problems.all.map(\.description).joined(separator: "; ")
+            logger.error(
+                "SIGHUP: \(file) refused, the running configuration is unchanged: \(problems.all.count) problem(s): \(listed)"
+            )
+            return "running; the last reload was refused (see the log)"
+        }
+        applyLogLevel(candidate.log.level, logger: logger)
+        let waiting = Self.differences(running, candidate)
+        if waiting.isEmpty {
+            logger.notice("SIGHUP: \(file) reloaded")
+        } else {
+            logger.notice(
+                "SIGHUP: \(file) reloaded; these changes take effect at the next restart: \(waiting.joined(separator: "; "))"
+            )
+        }
+        return "running; configuration reloaded"
+    }
+
+    private func applyLogLevel(_ name: String, logger: Logger) {
+        guard let level = Logger.Level(rawValue: name), level != LogSetup.threshold.level else { return }
+        if levelFromFlag {
+            logger.notice("SIGHUP: log.level \(name) in the file ignored: --log-level set the level")
+            return
+        }
+        LogSetup.threshold.level = level
+        logger.notice("SIGHUP: log level now \(name)")
+    }
+
+    /// The differences between two configurations that a running bridge cannot take without a restart,
+    /// one phrase each (log settings excluded: the level applies at once, the format at a restart).
+    static func differences(_ running: BridgeConfiguration, _ candidate: BridgeConfiguration) -> [String] {
+        var found: [String] = []
+        let old = Dictionary(running.lanes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let new = Dictionary(candidate.lanes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let added = candidate.lanes.map(\.id).filter { old[$0] == nil }
+        let removed = running.lanes.map(\.id).filter { new[$0] == nil }
+        let changed = candidate.lanes.map(\.id).filter { id in old[id].map { $0 != new[id] } ?? false }
+        if !added.isEmpty { found.append("lanes added: \(added.joined(separator: ", "))") }
+        if !removed.isEmpty { found.append("lanes removed: \(removed.joined(separator: ", "))") }
+        if !changed.isEmpty { found.append("lanes changed: \(changed.joined(separator: ", "))") }
+        let settings: [(String, (BridgeConfiguration) -> String)] = [
+            ("command", \.command), ("commandPull", { $0.commandPull ?? "" }), ("events", \.events),
+            ("journal", \.journal), ("journalSync", \.journalSync.rawValue), ("log.format", \.log.format.rawValue),
+            ("maxCommandBytes", { "\($0.maxCommandBytes)" }), ("abortGraceMs", { "\($0.abortGraceMs)" }),
+            ("shutdownGraceMs", { "\($0.shutdownGraceMs)" }), ("heartbeatIntervalMs", { "\($0.heartbeatIntervalMs)" }),
+            ("heartbeatTimeoutMs", { "\($0.heartbeatTimeoutMs)" }), ("batchExpiryHours", { "\($0.batchExpiryHours)" }),
+        ]
+        let keys = settings.filter { $0.1(running) != $0.1(candidate) }.map(\.0)
+        if !keys.isEmpty { found.append(keys.joined(separator: ", ")) }
+        return found
+    }
+}
