@@ -65,7 +65,8 @@ struct ConfigurationReload: Sendable {
             ("journal", \.journal), ("journalSync", \.journalSync.rawValue), ("log.format", \.log.format.rawValue),
             ("maxCommandBytes", { "\($0.maxCommandBytes)" }), ("abortGraceMs", { "\($0.abortGraceMs)" }),
             ("shutdownGraceMs", { "\($0.shutdownGraceMs)" }), ("heartbeatIntervalMs", { "\($0.heartbeatIntervalMs)" }),
-            ("heartbeatTimeoutMs", { "\($0.heartbeatTimeoutMs)" }), ("batchExpiryHours", { "\($0.batchExpiryHours)" }),
+            ("heartbeatTimeoutMs", { "\($0.heartbeatTimeoutMs)" }), ("heartbeatEventMs", { "\($0.heartbeatEventMs)" }),
+            ("batchExpiryHours", { "\($0.batchExpiryHours)" }),
         ]
         let keys = settings.filter { $0.1(running) != $0.1(candidate) }.map(\.0)
         if !keys.isEmpty { found.append(keys.joined(separator: ", ")) }

@@ -84,6 +84,7 @@ private final class WatchLoop {
         state.needsSnapshot = !options.json
         subscriber = try Socket(context, .sub)
         try subscriber.subscribe(options.lane.map { "\($0)." } ?? "")
+        if options.lane != nil { try subscriber.subscribe(Topic.heartbeat.description) }
         try subscriber.connect(options.events)
         asker = try Socket(context, .dealer)
         try asker.setImmediate(true)
@@ -102,6 +103,7 @@ private final class WatchLoop {
         while !stop.isRaised {
             var changed = options.json ? false : askForLanesIfNeeded()
             try poller.poll(timeoutMilliseconds: 200)
+            if !options.json, state.checkSilence(atMs: Self.nowMs()) { changed = true }
             while let frames = try subscriber.receive(wait: false) {
                 guard frames.count == 2 else { continue }
                 changed = received(topic: String(decoding: frames[0], as: UTF8.self), body: frames[1]) || changed
@@ -121,6 +123,9 @@ private final class WatchLoop {
     private func received(topic: String, body bytes: [UInt8]) -> Bool {
         if options.json { WatchTerminal.write(WatchJSONLine.line(topic: topic, body: bytes) + "\n") }
         guard let body = try? JSONValue.parse(bytes).objectValue else { return false }
+        let heartbeat = topic == Topic.heartbeat.description
+        state.heard(heartbeat: heartbeat, atMs: Self.nowMs())
+        if heartbeat { return false }
         state = state.applying(WatchEvent(topic: topic, body: body))
         guard options.json else { return true }
         if state.needsSnapshot {
@@ -131,6 +136,9 @@ private final class WatchLoop {
         }
         return false
     }
+
+    /// The watcher's monotonic clock, in milliseconds.
+    private static func nowMs() -> Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
 
     /// Sends `lanes` when the state needs a snapshot and none is pending; gives up on an answer after 5 s.
     private func askForLanesIfNeeded() -> Bool {

@@ -59,6 +59,15 @@ struct WatchState: Equatable {
 
     static let noteLimit = 5
 
+    /// The watcher's clock (milliseconds) when the last event arrived.
+    private(set) var lastHeardMs: Int64?
+    /// The gap between the last two `bridge.heartbeat`s (at least a second); nil before the second.
+    private(set) var heartbeatIntervalMs: Int64?
+    private var lastHeartbeatAtMs: Int64?
+    /// Set when heartbeats were heard and then nothing for two intervals: the bridge stopped or cannot be
+    /// reached, and the rows are what was last heard. Cleared by the next event.
+    private(set) var silent = false
+
     init(laneFilter: String? = nil) { self.laneFilter = laneFilter }
 
     /// The row of lane `id`, if there is one.
@@ -139,6 +148,28 @@ extension WatchState {
             next.addNote("\(laneId): \(kind) \(id) was approved for another amount than requested")
         }
         return next
+    }
+
+    /// Records that an event arrived at `now` (the watcher's clock); `heartbeat` when it was one.
+    mutating func heard(heartbeat: Bool, atMs now: Int64) {
+        lastHeardMs = now
+        if silent {
+            silent = false
+            addNote("the bridge is heard again")
+        }
+        guard heartbeat else { return }
+        if let previous = lastHeartbeatAtMs, now > previous { heartbeatIntervalMs = max(1000, now - previous) }
+        lastHeartbeatAtMs = now
+    }
+
+    /// Marks the bridge silent once heartbeats were heard and then nothing for two intervals (two seconds
+    /// each before the interval is known); true when that changed the state.
+    mutating func checkSilence(atMs now: Int64) -> Bool {
+        guard !silent, lastHeartbeatAtMs != nil, let last = lastHeardMs else { return false }
+        guard now - last > 2 * (heartbeatIntervalMs ?? 2000) else { return false }
+        silent = true
+        addNote("no heartbeat for \((now - last) / 1000) s: the bridge stopped or cannot be reached")
+        return true
     }
 
     /// Notices a restart (a new `epoch`) or missed events (a `seq` that is not one more than the last).

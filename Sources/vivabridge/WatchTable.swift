@@ -8,6 +8,10 @@ enum WatchTable {
     /// The table for `state`, at most `width` columns wide (notes may wrap).
     static func render(_ state: WatchState, width: Int) -> String {
         var lines: [String] = []
+        if state.silent {
+            lines.append("!! THE BRIDGE IS SILENT: no heartbeat for two intervals; it stopped or cannot be reached.")
+            lines.append("!! The rows below are what was last heard, not the lanes' state now.")
+        }
         if state.lanes.isEmpty {
             lines.append(
                 state.laneFilter.map { "(no event from lane \($0) yet, no lanes snapshot)" }

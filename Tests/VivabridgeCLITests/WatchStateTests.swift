@@ -39,6 +39,28 @@ let twoLanes = lanesReply([
 
 @Suite("vivabridge watch: the reducer (state + event -> state)")
 struct WatchStateTests {
+    @Test("heartbeats then two intervals of nothing: the bridge is shown silent, until it is heard again")
+    func silentBridge() {
+        var state = WatchState()
+        let early = state.checkSilence(atMs: 60_000)
+        #expect(!early, "no heartbeat heard yet: silence means nothing")
+        state.heard(heartbeat: true, atMs: 10_000)
+        state.heard(heartbeat: true, atMs: 11_000)
+        #expect(state.heartbeatIntervalMs == 1000)
+        let notYet = state.checkSilence(atMs: 12_900)
+        #expect(!notYet)
+        let now = state.checkSilence(atMs: 13_100)
+        #expect(now)
+        #expect(state.silent)
+        let again = state.checkSilence(atMs: 20_000)
+        #expect(!again, "said once")
+        #expect(WatchTable.render(state, width: 100).contains("THE BRIDGE IS SILENT"))
+        state.heard(heartbeat: true, atMs: 21_000)
+        #expect(!state.silent)
+        #expect(!WatchTable.render(state, width: 100).contains("SILENT"))
+        #expect(state.notes.last == "the bridge is heard again")
+    }
+
     @Test("a new state asks for a snapshot; the snapshot fills the rows and stops asking")
     func snapshot() {
         let start = WatchState()

@@ -5,7 +5,8 @@ extension BridgeConfiguration {
     /// The keys a configuration file may hold at its top level.
     static let topLevelKeys: [String] = [
         "command", "commandPull", "events", "journal", "journalSync", "terminal", "lanes", "maxCommandBytes",
-        "abortGraceMs", "shutdownGraceMs", "heartbeatIntervalMs", "heartbeatTimeoutMs", "batchExpiryHours", "log",
+        "abortGraceMs", "shutdownGraceMs", "heartbeatIntervalMs", "heartbeatTimeoutMs", "heartbeatEventMs",
+        "batchExpiryHours", "log",
     ]
     /// The keys of `log:`.
     static let logKeys: [String] = ["level", "format"]

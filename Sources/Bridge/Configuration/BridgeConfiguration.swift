@@ -28,6 +28,9 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public var heartbeatIntervalMs: Int = 5000
     /// How long a terminal link may stay silent after a heartbeat before it counts as down.
     public var heartbeatTimeoutMs: Int = 15000
+    /// How often the events socket publishes `bridge.heartbeat`, in milliseconds (1,000 to 60,000): a
+    /// dashboard that hears none for two intervals knows the bridge is gone, not quiet.
+    public var heartbeatEventMs: Int = 2000
     /// How long a batch may stay open before the bridge counts it as closed by expiry (48 h).
     public var batchExpiryHours: Int = 48
     /// How the process logs (`log: {level, format}`); the executable applies it.

@@ -20,7 +20,21 @@ extension Correlator {
         }
         var result = JSONObject()
         result["lanes"] = .array(list)
+        if case .router = target {
+            var answer = Reply(id: command.id, action: command.action, outcome: .success)
+            answer.result = result
+            emit(.snapshotReply(target, answer))
+            return
+        }
         answerQuery(command, result, to: target)
+    }
+
+    /// What a `bridge.heartbeat` says besides its stamp: commands in flight and lanes whose link is up.
+    func heartbeatBody() -> JSONObject {
+        var body = JSONObject()
+        body["inFlight"] = .number(JSONNumber(outstandingCount))
+        body["lanesUp"] = .number(JSONNumber(lanes.values.filter(\.connected).count))
+        return body
     }
 
     func answerStatus(_ command: Command, ref: String, to target: ReplyTarget) {

@@ -9,6 +9,10 @@ enum Effect {
     case send(lane: String, message: RelayMessage, recordId: String?)
     /// A reply to a command's sender, serialized.
     case reply(ReplyTarget, [UInt8])
+    /// A snapshot's reply (`lanes`): the loop writes the event stream's position into its result as it
+    /// sends it, `epoch` and the `seq` of the last event published before it, so that a subscriber can
+    /// join the snapshot with the stream exactly.
+    case snapshotReply(ReplyTarget, Reply)
     /// An event; the loop stamps `seq`, `epoch` and `time` when it publishes.
     case publish(topic: Topic, body: EventBody)
 }

@@ -42,19 +42,29 @@ extension BridgeLoop {
                     }
                 }
             case .reply(let target, let reply):
-                guard case .router(let envelope) = target else { continue }
-                do {
-                    if try !commands.send(envelope + [reply], wait: false) {
-                        logger.warning(
-                            "reply dropped: the caller is not reading", metadata: ["reply": "\(Self.replyId(reply))"])
-                    }
-                } catch {
-                    logger.notice(
-                        "reply not delivered: the caller is gone", metadata: ["reply": "\(Self.replyId(reply))"])
-                }
+                sendReply(reply, to: target)
+            case .snapshotReply(let target, var reply):
+                var result = reply.result ?? JSONObject()
+                result["epoch"] = .number(JSONNumber(stamper.epoch))
+                result["seq"] = .number(JSONNumber(stamper.seq))
+                reply.result = result
+                sendReply(JSONValue.object(reply.json).serialized(), to: target)
             case .publish(let topic, let body):
                 publish(topic, body)
             }
+        }
+    }
+
+    /// Sends a serialized reply to its caller on the command socket, without waiting.
+    private func sendReply(_ reply: [UInt8], to target: ReplyTarget) {
+        guard case .router(let envelope) = target else { return }
+        do {
+            if try !commands.send(envelope + [reply], wait: false) {
+                logger.warning(
+                    "reply dropped: the caller is not reading", metadata: ["reply": "\(Self.replyId(reply))"])
+            }
+        } catch {
+            logger.notice("reply not delivered: the caller is gone", metadata: ["reply": "\(Self.replyId(reply))"])
         }
     }
 

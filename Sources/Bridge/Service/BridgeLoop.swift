@@ -32,6 +32,7 @@ final class BridgeLoop {
     /// Set once the journal file was found deleted or replaced: commands are refused until a restart.
     var fileGone: String?
     private var lastTickMs: Int64 = 0
+    private var lastHeartbeatMs: Int64 = 0
     /// When the correlator next has something due, as of the end of the last turn.
     private var nextDueMs: Int64?
     /// The prefixes subscribers asked for (XPUB reports the first subscription to a prefix and the
@@ -160,6 +161,10 @@ final class BridgeLoop {
                 checkJournalHealth()
             }
             carryOutEffects()
+            if now - lastHeartbeatMs >= Int64(configuration.heartbeatEventMs) {
+                lastHeartbeatMs = now
+                publish(.heartbeat, .object(correlator.heartbeatBody()))
+            }
             nextDueMs = correlator.nextDueMs()
             if let deadline = shutdownDeadlineMs, correlator.outstandingCount == 0 || clock.nowMs() >= deadline {
                 if correlator.outstandingCount > 0 {

@@ -46,6 +46,13 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
         Topic(lane: bridgeLane, subject: journalSubject, event: event.rawValue)
     }
 
+    /// `bridge.heartbeat`: the bridge is alive, every `heartbeatEventMs` (docs/PROTOCOL.md §4); the one
+    /// topic of two parts, as the operations contract spells it.
+    public static let heartbeat = Topic(lane: bridgeLane, subject: "heartbeat", event: "")
+
+    /// Whether this is ``heartbeat``.
+    public var isHeartbeat: Bool { self == Self.heartbeat }
+
     /// The subject of lane events.
     public static let laneSubject = "lane"
     /// The subject of batch events.
@@ -73,8 +80,12 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
         Topic(lane: lane, subject: batchSubject, event: event.rawValue)
     }
 
-    /// Reads a topic as received; nil when it has not three dotted parts.
+    /// Reads a topic as received; nil when it has not three dotted parts (or is not ``heartbeat``).
     public init?(parsing text: some StringProtocol) {
+        if text == Self.heartbeat.description {
+            self = Self.heartbeat
+            return
+        }
         let parts = text.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
         self.init(lane: String(parts[0]), subject: String(parts[1]), event: String(parts[2]))
@@ -83,7 +94,7 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
     /// The command event, when this is one (neither a lane nor a batch event).
     public var commandEvent: CommandEvent? {
         guard subject != Self.laneSubject, subject != Self.batchSubject,
-            !(lane == Self.bridgeLane && subject == Self.journalSubject)
+            !(lane == Self.bridgeLane && (subject == Self.journalSubject || isHeartbeat))
         else { return nil }
         return CommandEvent(rawValue: event)
     }
@@ -98,5 +109,5 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
     public static func prefix(lane: String) -> String { "\(lane)." }
 
     /// The topic as it travels.
-    public var description: String { "\(lane).\(subject).\(event)" }
+    public var description: String { event.isEmpty ? "\(lane).\(subject)" : "\(lane).\(subject).\(event)" }
 }
