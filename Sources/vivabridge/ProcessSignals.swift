@@ -10,11 +10,17 @@ import UnixSignals
 /// - SIGHUP: never ends the process; `onReload` runs (``ConfigurationReload``).
 /// systemd hears of each (``SystemdNotifier``): `STOPPING=1`, and `RELOADING=1` then `READY=1`.
 enum ProcessSignals {
-    /// Listens until cancelled. `onReload` returns the status line systemd shows afterwards.
+    /// Traps the signals now, before anything starts: a signal that arrives before ``handle`` listens
+    /// is kept for it instead of ending the process.
+    static func trap() async -> UnixSignalsSequence {
+        await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup)
+    }
+
+    /// Listens on `signals` until cancelled. `onReload` returns the status line systemd shows afterwards.
     static func handle(
-        group: ServiceGroup, logger: Logger, notifier: SystemdNotifier, onReload: @Sendable () -> String
+        _ signals: UnixSignalsSequence, group: ServiceGroup, logger: Logger, notifier: SystemdNotifier,
+        onReload: @Sendable () -> String
     ) async {
-        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup)
         var stopping = false
         for await signal in signals {
             if signal == .sighup {

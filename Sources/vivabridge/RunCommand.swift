@@ -43,6 +43,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         let level = logLevel?.level ?? Logger.Level(rawValue: configuration.log.level) ?? .info
         let logger = LogSetup.bootstrap(level: level, format: logFormat ?? configuration.log.format)
+        // Trapped before anything binds or prints its banner: a SIGTERM at any moment after this is a
+        // graceful stop, never the default action.
+        let signals = await ProcessSignals.trap()
         if config == nil {
             // The embedded default's lanes are simulated here: bind them first, exactly where the bridge will
             // connect, so the bridge never attaches to relays some other process runs.
@@ -73,7 +76,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask {
-                    await ProcessSignals.handle(group: group, logger: logger, notifier: notifier) {
+                    await ProcessSignals.handle(signals, group: group, logger: logger, notifier: notifier) {
                         reload.perform(environment: environment, logger: logger)
                     }
                 }
