@@ -17,6 +17,13 @@ public enum JournalExport {
     public static func forEachFinished(
         path: String, fromMs: Int64? = nil, toMs: Int64? = nil, _ body: (ExportedCommand) throws -> Void
     ) throws -> Int {
+        try forEachFinished(path: path, fromMs: fromMs, toMs: toMs, rowsPerRead: rowsPerRead, body)
+    }
+
+    /// ``forEachFinished(path:fromMs:toMs:_:)`` with `rowsPerRead` rows a read transaction (tests use few).
+    static func forEachFinished(
+        path: String, fromMs: Int64?, toMs: Int64?, rowsPerRead: Int, _ body: (ExportedCommand) throws -> Void
+    ) throws -> Int {
         let database = try JournalReader.open(path: path)
         defer { try? database.close() }
         do {
