@@ -7,8 +7,28 @@ struct JournalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "journal",
         abstract: "Commands for the bridge's journal file.",
-        subcommands: [JournalCheckCommand.self]
+        discussion: "docs/JOURNAL.md describes the journal, its backups and how to reconcile a day.",
+        subcommands: [
+            JournalCheckCommand.self, JournalExportCommand.self, JournalUnknownCommand.self,
+            JournalBackupCommand.self, JournalPruneCommand.self,
+        ]
     )
+
+    /// Prints `vivabridge: message` on standard error; the exit to throw.
+    static func fail(_ message: String, exitCode: Int32) -> ExitCode {
+        FileHandle.standardError.write(Data("vivabridge: \(message)\n".utf8))
+        return ExitCode(exitCode)
+    }
+
+    /// Runs `body`, turning a ``JournalError`` into its line on standard error and exit 1 (2 when a
+    /// bridge holds the journal).
+    static func reporting<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as JournalError {
+            throw fail(error.description, exitCode: error.isInUse ? 2 : 1)
+        }
+    }
 }
 
 /// `vivabridge journal check`: SQLite's full integrity check, read-only, safe beside a running bridge.
@@ -19,26 +39,11 @@ struct JournalCheckCommand: ParsableCommand {
         discussion: "Exits 0 and prints \"journal OK\" when intact, 1 with every problem found (one a line)."
     )
 
-    @Option(name: .long, help: "The journal file.")
-    var journal: String?
-
-    @Option(name: .long, help: "A configuration file whose journal to check.")
-    var config: String?
+    @OptionGroup var location: JournalLocation
 
     func run() throws {
-        let path: String
-        if let journal {
-            path = journal
-        } else if let config {
-            path = try BridgeConfiguration.load(file: config, environment: ProcessInfo.processInfo.environment).journal
-        } else {
-            throw ValidationError("give --journal FILE or --config FILE")
-        }
-        guard FileManager.default.fileExists(atPath: path) else {
-            FileHandle.standardError.write(Data("vivabridge: no journal at \(path)\n".utf8))
-            throw ExitCode(1)
-        }
-        let problems = try JournalMaintenance.integrityProblems(path: path)
+        let path = try location.path()
+        let problems = try JournalCommand.reporting { try JournalMaintenance.integrityProblems(path: path) }
         if problems == ["ok"] {
             print("journal OK: \(path)")
             return
@@ -47,5 +52,133 @@ struct JournalCheckCommand: ParsableCommand {
         for problem in problems { print("  \(problem)") }
         print("Restore it from a backup, or move it aside (with its -wal and -shm files) to start a new journal.")
         throw ExitCode(1)
+    }
+}
+
+/// `vivabridge journal export`: every finished command, as CSV or JSON Lines, beside a running bridge.
+struct JournalExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write every finished command (CSV or JSON Lines) on standard output; read-only.",
+        discussion: """
+            Times are UTC. --from T includes T; --to T excludes T. T is RFC 3339 (2026-11-24T09:00:00Z, \
+            2026-11-24T10:00:00+01:00) or a date (2026-11-24): as --from its first instant, as --to the day \
+            after's, so --from 2026-11-24 --to 2026-11-24 is that whole day. Commands are selected and ordered \
+            by the time the bridge accepted them. docs/JOURNAL.md lists the columns.
+            """
+    )
+
+    @OptionGroup var location: JournalLocation
+
+    @Option(name: .long, help: "csv (RFC 4180, with a header row) or jsonl (one JSON object a line).")
+    var format: String = "csv"
+
+    @Option(name: .long, help: "Only commands accepted at or after T (RFC 3339 or YYYY-MM-DD, UTC).")
+    var from: String?
+
+    @Option(name: .long, help: "Only commands accepted before T; a date includes its whole day.")
+    var to: String?
+
+    func validate() throws {
+        guard JournalExportFormat(rawValue: format) != nil else { throw ValidationError("--format is csv or jsonl") }
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, JournalTimeBound.milliseconds(value) == nil {
+                throw ValidationError(
+                    "\(name) \(value): give an RFC 3339 time (2026-11-24T09:00:00Z) or a date (2026-11-24)")
+            }
+        }
+    }
+
+    func run() throws {
+        let path = try location.path()
+        let format = JournalExportFormat(rawValue: format) ?? .csv
+        let fromMs = from.flatMap { JournalTimeBound.milliseconds($0) }
+        let toMs = to.flatMap { JournalTimeBound.milliseconds($0, endOfDay: true) }
+        print(format.header, terminator: "")
+        _ = try JournalCommand.reporting {
+            try JournalExport.forEachFinished(path: path, fromMs: fromMs, toMs: toMs) {
+                print(format.line($0), terminator: "")
+            }
+        }
+    }
+}
+
+/// `vivabridge journal unknown`: the commands whose outcome is still `unknown`.
+struct JournalUnknownCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unknown",
+        abstract: "List the commands whose outcome is still unknown, oldest first; read-only.",
+        discussion: "Text: created time, id, lane, action, amount (euros), last message. Exits 0 either way."
+    )
+
+    @OptionGroup var location: JournalLocation
+
+    @Option(name: .long, help: "text (one line a command) or jsonl (one JSON object a line).")
+    var format: String = "text"
+
+    func validate() throws {
+        guard ["text", "jsonl"].contains(format) else { throw ValidationError("--format is text or jsonl") }
+    }
+
+    func run() throws {
+        let path = try location.path()
+        let commands = try JournalCommand.reporting { try JournalUnknown.list(path: path) }
+        for command in commands { print(format == "jsonl" ? command.jsonLine : command.textLine) }
+        if format == "text" {
+            print(commands.isEmpty ? "no command is unknown" : "\(commands.count) unknown; see docs/JOURNAL.md")
+        }
+    }
+}
+
+/// `vivabridge journal backup`: SQLite's online backup, consistent while a bridge writes.
+struct JournalBackupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Copy the journal consistently, even while a bridge writes to it.",
+        discussion: "The copy is one file, mode 0600; an existing file is never overwritten."
+    )
+
+    @OptionGroup var location: JournalLocation
+
+    @Option(name: .long, help: "The backup file to create (it must not exist).")
+    var to: String
+
+    func run() throws {
+        let path = try location.path()
+        let commands = try JournalCommand.reporting { try JournalBackup.copy(path: path, to: to) }
+        print("journal \(path) backed up to \(to) (\(commands) commands)")
+    }
+}
+
+/// `vivabridge journal prune`: removes old finished commands, never with a bridge on the journal.
+struct JournalPruneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prune",
+        abstract: "Remove finished commands older than DAYS (never outstanding or unknown ones).",
+        discussion: """
+            Removes the finished commands whose journal row last changed more than DAYS days ago, and the \
+            callbacks matched to them. Refused (exit 2) while a bridge runs on the journal: stop it first.
+            """
+    )
+
+    @OptionGroup var location: JournalLocation
+
+    @Option(name: .customLong("older-than"), help: "Age in days (1 or more).")
+    var olderThan: Int
+
+    @Flag(name: .customLong("dry-run"), help: "Count what would be removed; remove nothing.")
+    var dryRun = false
+
+    func validate() throws {
+        guard olderThan >= 1 else { throw ValidationError("--older-than is a number of days, 1 or more") }
+    }
+
+    func run() throws {
+        let path = try location.path()
+        let result = try JournalCommand.reporting {
+            try JournalPrune.prune(path: path, olderThanDays: olderThan, dryRun: dryRun)
+        }
+        let verb = dryRun ? "would remove" : "removed"
+        print("\(verb) \(result.commands) commands and \(result.callbacks) callbacks older than \(olderThan) days")
     }
 }

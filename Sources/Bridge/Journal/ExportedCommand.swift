@@ -1,0 +1,84 @@
+import InterApp
+
+/// One finished command as `vivabridge journal export` writes it: the values its stored reply (and,
+/// for what the reply does not say, its stored command) hold. No secret and no unmasked card number:
+/// the journal never stores them.
+public struct ExportedCommand: Sendable, Equatable {
+    /// The command's `id`.
+    public var id: String
+    /// The client that sent it: not recorded yet (always nil until commands carry a client identity).
+    public var client: String?
+    public var lane: String?
+    public var action: String
+    /// In cents: the amount the terminal reported (`result.amount`), else the amount the command asked.
+    public var amount: Int?
+    /// In cents: the tip the terminal reported (`result.tipAmount`), else the tip the command asked.
+    public var tip: Int?
+    /// The reply's `outcome` (`success`, `failure`, `aborted`, `unknown`, …).
+    public var outcome: String?
+    /// The reply's `error.code`, for a `rejected` command.
+    public var errorCode: String?
+    /// The reply's `reason`, for a `failure`.
+    public var failureReason: String?
+    /// The terminal's reference number (`result.referenceNumber`).
+    public var referenceNumber: String?
+    /// Viva's order code (`result.orderCode`).
+    public var orderCode: String?
+    /// The card number as stored: masked to its first 6 and last 4 digits (`result.accountNumber`).
+    public var card: String?
+    /// The batch the terminal named (`result.batchId`, else `result.batchName`).
+    public var batch: String?
+    /// When the bridge accepted the command, in milliseconds since 1970.
+    public var createdMs: Int64
+    /// When its journal row last changed (its outcome, or a late result), in milliseconds since 1970.
+    public var updatedMs: Int64
+
+    /// The names of the fields, in the order of ``values``: the CSV header and the JSON Lines keys.
+    public static let fieldNames = [
+        "id", "client", "lane", "action", "amount", "tip", "outcome", "errorCode", "failureReason",
+        "referenceNumber", "orderCode", "card", "batch", "created", "updated",
+    ]
+
+    /// The fields in the order of ``fieldNames``, times as RFC 3339 UTC; nil where nothing is known.
+    public var values: [JSONValue] {
+        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        func integer(_ value: Int?) -> JSONValue { value.map { .number(JSONNumber($0)) } ?? .null }
+        return [
+            .string(id), text(client), text(lane), .string(action), integer(amount), integer(tip), text(outcome),
+            text(errorCode), text(failureReason), text(referenceNumber), text(orderCode), text(card), text(batch),
+            .string(Timestamp.iso8601(ms: createdMs)), .string(Timestamp.iso8601(ms: updatedMs)),
+        ]
+    }
+}
+
+extension ExportedCommand {
+    /// Field names a card number may arrive under, first found wins (they are masked before storage).
+    private static let cardFields = ["accountNumber", "cardNumber", "pan", "primaryAccountNumber"]
+
+    /// Reads a journal row: `reply` is the stored reply's JSON, `fingerprint` the command's canonical JSON.
+    init(
+        id: String, lane: String?, action: String, fingerprint: String, outcome: String?, reply: String?,
+        createdMs: Int64, updatedMs: Int64
+    ) {
+        let reply = reply.flatMap { try? JSONValue.parse($0).objectValue } ?? JSONObject()
+        let result = reply["result"]?.objectValue ?? JSONObject()
+        var asked: JSONObject?
+        if result["amount"]?.intValue == nil || result["tipAmount"]?.intValue == nil {
+            asked = try? JSONValue.parse(fingerprint).objectValue
+        }
+        self.id = id
+        self.lane = lane
+        self.action = action
+        amount = result["amount"]?.intValue ?? asked?["amount"]?.intValue
+        tip = result["tipAmount"]?.intValue ?? asked?["tipAmount"]?.intValue
+        self.outcome = reply["outcome"]?.stringValue ?? outcome
+        errorCode = reply["error"]?.objectValue?["code"]?.stringValue
+        failureReason = reply["reason"]?.stringValue
+        referenceNumber = result["referenceNumber"]?.stringValue
+        orderCode = result["orderCode"]?.stringValue
+        card = Self.cardFields.lazy.compactMap { result[$0]?.stringValue }.first
+        batch = result["batchId"]?.stringValue ?? result["batchName"]?.stringValue
+        self.createdMs = createdMs
+        self.updatedMs = updatedMs
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import InterApp
+
+/// How `journal export` writes its rows.
+public enum JournalExportFormat: String, Sendable, CaseIterable {
+    /// RFC 4180: a header row, then one row a command; CRLF line ends; a field holding a comma, a quote,
+    /// CR or LF is quoted, its quotes doubled. Absent values are empty fields.
+    case csv
+    /// JSON Lines: one object a command (keys ``ExportedCommand/fieldNames``), absent values `null`.
+    case jsonl
+
+    /// What comes before the first row: the CSV header, or nothing.
+    public var header: String {
+        switch self {
+        case .csv: ExportedCommand.fieldNames.map(Self.csvField).joined(separator: ",") + "\r\n"
+        case .jsonl: ""
+        }
+    }
+
+    /// One command's row, line end included.
+    public func line(_ command: ExportedCommand) -> String {
+        switch self {
+        case .csv:
+            return command.values.map(Self.csvText).joined(separator: ",") + "\r\n"
+        case .jsonl:
+            let object = JSONObject(Array(zip(ExportedCommand.fieldNames, command.values)))
+            return JSONValue.object(object).serializedString + "\n"
+        }
+    }
+
+    private static func csvText(_ value: JSONValue) -> String {
+        switch value {
+        case .null: ""
+        case .string(let text): csvField(text)
+        default: value.serializedString
+        }
+    }
+
+    /// `text` as an RFC 4180 field.
+    static func csvField(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

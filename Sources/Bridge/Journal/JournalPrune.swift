@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+
+/// What `vivabridge journal prune` removed (or, in a dry run, would remove).
+public struct PruneResult: Sendable, Equatable {
+    /// Finished commands removed.
+    public var commands: Int
+    /// Callbacks matched to those commands, removed with them.
+    public var callbacks: Int
+}
+
+/// `vivabridge journal prune`: removes old finished commands from a journal no bridge is using.
+public enum JournalPrune {
+    /// The commands prune may remove: finished, not `unknown`, last changed before the cutoff (`?`).
+    /// An outstanding command (state not `final`) or an `unknown` one is never removed, however old.
+    static let removable = "state = 'final' AND outcome IS NOT NULL AND outcome != 'unknown' AND updated_ms < ?"
+
+    /// Removes the finished commands of the journal at `path` (and the callbacks matched to them) whose
+    /// row last changed more than `olderThanDays` days before `nowMs`, in one transaction.
+    ///
+    /// Takes the journal's lock for its duration (the one a bridge takes), so it never runs beside a bridge.
+    ///
+    /// - Parameter dryRun: count what would be removed, remove nothing.
+    /// - Throws: ``JournalError`` (``JournalError/isInUse``, naming the bridge's pid) while a bridge holds
+    ///   the journal; ``JournalError`` when it cannot be read or written.
+    public static func prune(
+        path: String, olderThanDays: Int, nowMs: Int64 = SystemBridgeClock().nowMs(), dryRun: Bool = false
+    ) throws(JournalError) -> PruneResult {
+        let reader = try JournalReader.open(path: path)  // refuses a file that is not a journal: creates nothing
+        try? reader.close()
+        let lock: JournalLock
+        do {
+            lock = try JournalLock(journal: path)
+        } catch  where error.isInUse {
+            throw JournalError(
+                path: path, "\(error.message); prune never runs beside a bridge: stop it, prune, then start it again",
+                inUse: true)
+        }
+        defer { lock.release() }
+        let cutoff = nowMs - Int64(olderThanDays) * 86_400_000
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(5)
+            let database = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? database.close() }
+            return try database.write { db in
+                let matched = "matched_id IN (SELECT id FROM commands WHERE \(removable))"
+                let commands =
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM commands WHERE \(removable)", arguments: [cutoff]) ?? 0
+                let callbacks =
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM callbacks WHERE \(matched)", arguments: [cutoff]) ?? 0
+                if !dryRun {
+                    try db.execute(sql: "DELETE FROM callbacks WHERE \(matched)", arguments: [cutoff])
+                    try db.execute(sql: "DELETE FROM commands WHERE \(removable)", arguments: [cutoff])
+                }
+                return PruneResult(commands: commands, callbacks: callbacks)
+            }
+        } catch {
+            throw JournalError(path: path, "cannot be pruned: \(error); nothing was removed")
+        }
+    }
+}

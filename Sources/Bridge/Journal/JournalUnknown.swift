@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+import InterApp
+
+/// A command whose outcome is still `unknown`: the payment may or may not have happened, and someone
+/// must find out (at the terminal, or in Viva's back office) before the day is reconciled.
+public struct UnknownCommand: Sendable, Equatable {
+    public var id: String
+    public var lane: String?
+    public var action: String
+    /// The amount asked, in cents.
+    public var amount: Int?
+    /// When the bridge accepted it, in milliseconds since 1970.
+    public var createdMs: Int64
+    /// When it was answered `unknown` (or last looked up), in milliseconds since 1970.
+    public var updatedMs: Int64
+    /// The reply's last message (why it is unknown).
+    public var message: String?
+
+    /// One line for a person: created time, id, lane, action, amount in euros, message.
+    public var textLine: String {
+        let euros = amount.map { String(format: "%d.%02d", $0 / 100, $0 % 100) } ?? "-"
+        return [Timestamp.iso8601(ms: createdMs), id, lane ?? "-", action, euros, message ?? ""]
+            .joined(separator: "  ")
+    }
+
+    /// One JSON object (one line, no line end).
+    public var jsonLine: String {
+        let object: JSONObject = [
+            "id": .string(id), "lane": lane.map(JSONValue.string) ?? .null, "action": .string(action),
+            "amount": amount.map { .number(JSONNumber($0)) } ?? .null,
+            "created": .string(Timestamp.iso8601(ms: createdMs)), "updated": .string(Timestamp.iso8601(ms: updatedMs)),
+            "message": message.map(JSONValue.string) ?? .null,
+        ]
+        return JSONValue.object(object).serializedString
+    }
+}
+
+/// Lists the commands of a journal whose outcome is still `unknown`.
+public enum JournalUnknown {
+    /// Every command whose outcome is `unknown`, oldest first (read-only, beside a running bridge).
+    ///
+    /// - Throws: ``JournalError`` when the journal cannot be read.
+    public static func list(path: String) throws -> [UnknownCommand] {
+        let database = try JournalReader.open(path: path)
+        defer { try? database.close() }
+        do {
+            return try database.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id, lane, action, fingerprint, reply, created_ms, updated_ms FROM commands
+                        WHERE outcome = 'unknown' ORDER BY created_ms, rowid
+                        """
+                ).map { row in
+                    let asked = (row[3] as String?).flatMap { try? JSONValue.parse($0).objectValue }
+                    let reply = (row[4] as String?).flatMap { try? JSONValue.parse($0).objectValue }
+                    return UnknownCommand(
+                        id: row[0], lane: row[1], action: row[2], amount: asked?["amount"]?.intValue, createdMs: row[5],
+                        updatedMs: row[6], message: reply?["message"]?.stringValue)
+                }
+            }
+        } catch let error as DatabaseError {
+            throw JournalError(path: path, "cannot be read: \(error)")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import InterApp
+import Testing
+
+/// `vivabridge journal export|unknown|backup|prune` as an operator runs them, beside a running bridge.
+@Suite("Journal care commands beside a running bridge")
+struct JournalCareCommandTests {
+    @Test("export, unknown and backup read the journal of a running bridge; prune is refused, naming its pid")
+    func besideRunningBridge() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane()])
+        let journal = bridge.folder.appendingPathComponent("journal.sqlite").path
+        #expect(try bridge.send(["sale", "--lane", "lane-1", "--amount", "12.00", "--id", #"pos,"7""#]).status == 0)
+        #expect(try bridge.send(["sale", "--lane", "lane-1", "--amount", "12.51", "--id", "pos-8"]).status == 1)
+
+        let csv = try ChildProcess(["journal", "export", "--journal", journal])
+        #expect(csv.waitForExit(timeout: 30) == 0, "\(csv.errorOutput)")
+        // RFC 4180 ends every line with CRLF.
+        #expect(csv.output.hasSuffix("\r") && csv.output.components(separatedBy: "\r\n").count == 3)
+        let lines = csv.output.split(whereSeparator: \.isNewline)
+        #expect(lines.first?.hasPrefix("id,client,lane,action,amount,tip,outcome,errorCode,failureReason,") == true)
+        #expect(lines.count == 3)
+        #expect(lines.dropFirst().first?.hasPrefix(#""pos,""7""",,lane-1,sale,1200,"#) == true, "\(lines)")
+
+        let jsonl = try ChildProcess([
+            "journal", "export", "--journal", journal, "--format", "jsonl", "--from", "2020-01-01",
+        ])
+        #expect(jsonl.waitForExit(timeout: 30) == 0, "\(jsonl.errorOutput)")
+        let rows = try jsonl.output.split(separator: "\n").map {
+            try #require(try JSONValue.parse(String($0)).objectValue)
+        }
+        #expect(rows.map { $0["id"]?.stringValue } == [#"pos,"7""#, "pos-8"])
+        #expect(rows.map { $0["outcome"]?.stringValue } == ["success", "failure"])
+        #expect(rows.map { $0["failureReason"]?.stringValue } == [nil, "declined"])
+        #expect(rows.allSatisfy { $0["card"]?.stringValue?.contains("*") == true })
+
+        let unknown = try ChildProcess(["journal", "unknown", "--journal", journal])
+        #expect(unknown.waitForExit(timeout: 30) == 0)
+        #expect(unknown.output.contains("no command is unknown"))
+
+        let backup = bridge.folder.appendingPathComponent("copy.sqlite").path
+        let copy = try ChildProcess(["journal", "backup", "--journal", journal, "--to", backup])
+        #expect(copy.waitForExit(timeout: 30) == 0, "\(copy.errorOutput)")
+        let mode = try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let fromCopy = try ChildProcess(["journal", "export", "--journal", backup, "--format", "jsonl"])
+        #expect(fromCopy.waitForExit(timeout: 30) == 0)
+        #expect(fromCopy.output == jsonl.output)
+        let again = try ChildProcess(["journal", "backup", "--journal", journal, "--to", backup])
+        #expect(again.waitForExit(timeout: 30) == 1)
+        #expect(again.errorOutput.contains("already exists"))
+
+        let prune = try ChildProcess(["journal", "prune", "--journal", journal, "--older-than", "1"])
+        #expect(prune.waitForExit(timeout: 30) == 2)
+        #expect(prune.errorOutput.contains("in use by another bridge (pid \(getpid()))"), "\(prune.errorOutput)")
+        #expect(prune.errorOutput.contains("stop it, prune, then start it again"))
+        let after = try ChildProcess(["journal", "export", "--journal", journal, "--format", "jsonl"])
+        #expect(after.waitForExit(timeout: 30) == 0)
+        #expect(after.output == jsonl.output, "the refused prune changed the journal")
+    }
+
+    @Test("usage errors exit 64 and no journal exits 1, each with a line that says what to do")
+    func usageErrors() throws {
+        let badTime = try ChildProcess(["journal", "export", "--journal", "/nonexistent", "--to", "24/11/2026"])
+        #expect(badTime.waitForExit(timeout: 30) == 64)
+        #expect(badTime.errorOutput.contains("RFC 3339"))
+        let neither = try ChildProcess(["journal", "unknown"])
+        #expect(neither.waitForExit(timeout: 30) == 64)
+        #expect(neither.errorOutput.contains("give --journal FILE or --config FILE"))
+        let missing = try ChildProcess(["journal", "prune", "--journal", "/nonexistent/j.sqlite", "--older-than", "30"])
+        #expect(missing.waitForExit(timeout: 30) == 1)
+        #expect(missing.errorOutput.contains("no journal at /nonexistent/j.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: "/nonexistent/j.sqlite.lock"))
+    }
+}
