@@ -9,7 +9,7 @@ struct VivabridgeCommand: AsyncParsableCommand {
         abstract: "A ZeroMQ bridge between store checkout software and Viva Terminal apps.",
         version: "vivabridge \(BridgeVersion.current)",
         subcommands: [
-            RunCommand.self, CheckCommand.self, JournalCommand.self,
+            RunCommand.self, CheckCommand.self, JournalCommand.self, KeygenCommand.self,
             SendCommand.self, WatchCommand.self, DemoCommand.self,
             SimulateCommand.self,
             TranslateCommand.self, DecodeCommand.self,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZeroMQ
 
 @Suite("Operator commands: --version and check")
 struct OperatorCommandTests {
@@ -64,5 +65,38 @@ struct OperatorCommandTests {
         ] {
             #expect(lines.contains { $0.contains(expected) }, "missing: \(expected)")
         }
+    }
+}
+
+@Suite("vivabridge keygen")
+struct KeygenTests {
+    @Test(
+        "keygen prints a pair whose public key derives from its secret; --out writes .key 0600 and .pub, never overwrites"
+    )
+    func keygen() throws {
+        let printed = try ChildProcess(["keygen"])
+        #expect(printed.waitForExit(timeout: 20) == 0)
+        let lines = printed.output.split(separator: "\n").map(String.init)
+        let publicKey = try #require(lines.first { $0.hasPrefix("public: ") }).dropFirst(8)
+        let secretKey = try #require(lines.first { $0.hasPrefix("secret: ") }).dropFirst(8)
+        #expect(try CurveKeyPair.publicKey(forSecretKey: String(secretKey)) == String(publicKey))
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = folder.appendingPathComponent("pos-7").path
+        let written = try ChildProcess(["keygen", "--out", name])
+        #expect(written.waitForExit(timeout: 20) == 0)
+        let secret = try String(contentsOfFile: name + ".key", encoding: .utf8).trimmingCharacters(in: .newlines)
+        let pub = try String(contentsOfFile: name + ".pub", encoding: .utf8).trimmingCharacters(in: .newlines)
+        #expect(try CurveKeyPair.publicKey(forSecretKey: secret) == pub)
+        #expect(!written.output.contains(secret), "the secret key was printed")
+        let mode = try FileManager.default.attributesOfItem(atPath: name + ".key")[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let again = try ChildProcess(["keygen", "--out", name])
+        #expect(again.waitForExit(timeout: 20) == 1)
+        #expect(again.errorOutput.contains("never overwrites"))
+        #expect(try String(contentsOfFile: name + ".key", encoding: .utf8).contains(secret))
     }
 }
