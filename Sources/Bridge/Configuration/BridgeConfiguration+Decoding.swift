@@ -35,50 +35,10 @@ extension BridgeConfiguration {
             config.journal = value
         }
         if let value = take("journalSync", journalSync) { config.journalSync = value }
-        if let value = take(
-            "maxCommandBytes",
-            { v throws(ConfigurationError) in
-                try integer(v, "maxCommandBytes", 256...16_777_216)
-            })
-        {
-            config.maxCommandBytes = value
-        }
-        if let value = take(
-            "abortGraceMs", { v throws(ConfigurationError) in try integer(v, "abortGraceMs", 0...60_000) })
-        {
-            config.abortGraceMs = value
-        }
-        if let value = take(
-            "shutdownGraceMs",
-            { v throws(ConfigurationError) in
-                try integer(v, "shutdownGraceMs", 0...600_000)
-            })
-        {
-            config.shutdownGraceMs = value
-        }
-        if let value = take(
-            "heartbeatIntervalMs",
-            { v throws(ConfigurationError) in
-                try integer(v, "heartbeatIntervalMs", 100...60_000)
-            })
-        {
-            config.heartbeatIntervalMs = value
-        }
-        if let value = take(
-            "heartbeatTimeoutMs",
-            { v throws(ConfigurationError) in
-                try integer(v, "heartbeatTimeoutMs", 100...300_000)
-            })
-        {
-            config.heartbeatTimeoutMs = value
-        }
-        if let value = take(
-            "batchExpiryHours",
-            { v throws(ConfigurationError) in
-                try integer(v, "batchExpiryHours", 1...720)
-            })
-        {
-            config.batchExpiryHours = value
+        for (key, range, path) in integerKeys {
+            if let value = take(key, { v throws(ConfigurationError) in try integer(v, key, range) }) {
+                config[keyPath: path] = value
+            }
         }
         if let value = take("log", logSettings) { config.log = value }
         let defaults = config.terminal
@@ -106,6 +66,17 @@ extension BridgeConfiguration {
                         + "terminal.merchantKey (or VIVABRIDGE_TERMINAL_MERCHANTKEY) or the lane's own merchantKey"))
         }
         return config
+    }
+
+    /// The whole-number keys: the range each accepts and the setting it sets.
+    private static var integerKeys: [(String, ClosedRange<Int>, WritableKeyPath<BridgeConfiguration, Int>)] {
+        [
+            ("maxCommandBytes", 256...16_777_216, \.maxCommandBytes), ("abortGraceMs", 0...60_000, \.abortGraceMs),
+            ("shutdownGraceMs", 0...600_000, \.shutdownGraceMs),
+            ("heartbeatIntervalMs", 100...60_000, \.heartbeatIntervalMs),
+            ("heartbeatTimeoutMs", 100...300_000, \.heartbeatTimeoutMs),
+            ("heartbeatEventMs", 1000...60_000, \.heartbeatEventMs), ("batchExpiryHours", 1...720, \.batchExpiryHours),
+        ]
     }
 
     private static func journalSync(_ value: ConfigTree) throws(ConfigurationError) -> JournalSync {
