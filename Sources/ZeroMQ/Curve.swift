@@ -35,7 +35,7 @@ public enum Z85 {
     }
 
     /// True when `text` is a CURVE key in Z85: 40 characters that decode to 32 bytes.
-    static func isKey(_ text: String) -> Bool {
+    public static func isKey(_ text: String) -> Bool {
         text.utf8.count == 40 && decode(text) != nil
     }
 

@@ -1,6 +1,24 @@
 import CZeroMQ
 import Foundation
 
+/// A client a ``ZAPHandler`` admits: its CURVE public key, the name it is known by (the ZAP user id),
+/// and the ZAP domains (`ZMQ_ZAP_DOMAIN` of the server socket) it may use; nil domains: every one.
+public struct ZAPClient: Sendable, Equatable {
+    /// The user id the handler answers for this key.
+    public var name: String
+    /// The public key, Z85.
+    public var publicKey: String
+    /// The domains admitted; nil for all.
+    public var domains: Set<String>?
+
+    /// Creates an allow-list entry.
+    public init(name: String, publicKey: String, domains: Set<String>?) {
+        self.name = name
+        self.publicKey = publicKey
+        self.domains = domains
+    }
+}
+
 /// A ZAP handler (ZeroMQ RFC 27) that admits CURVE clients whose public key is on an allow-list.
 ///
 /// It binds `inproc://zeromq.zap.01` in its context on a thread of its own and answers every
@@ -11,9 +29,25 @@ public final class ZAPHandler: Sendable {
     private let state: State
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts answering ZAP requests in `context`, admitting only `allowedPublicKeys` (Z85 text).
-    public init(context: Context, allowedPublicKeys: Set<String>) throws(ZMQError) {
-        let allowed = Set(allowedPublicKeys.compactMap(Z85.decode))
+    /// Starts answering ZAP requests in `context`, admitting only `allowedPublicKeys` (Z85 text), on
+    /// every domain, with the key itself as user id.
+    public convenience init(context: Context, allowedPublicKeys: Set<String>) throws(ZMQError) {
+        try self.init(
+            context: context, clients: allowedPublicKeys.map { ZAPClient(name: $0, publicKey: $0, domains: nil) })
+    }
+
+    /// Starts answering ZAP requests in `context`, admitting each of `clients` on its domains.
+    /// `onRefusal` hears each refusal: the first 8 Z85 characters of the key (empty for a peer without
+    /// CURVE) and the domain; it runs on the handler's thread and must not block.
+    public init(
+        context: Context, clients: [ZAPClient],
+        onRefusal: @escaping @Sendable (_ keyPrefix: String, _ domain: String) -> Void = { _, _ in }
+    ) throws(ZMQError) {
+        var byKey: [[UInt8]: ZAPClient] = [:]
+        for client in clients {
+            if let key = Z85.decode(client.publicKey), key.count == 32 { byKey[key] = client }
+        }
+        let allowed = byKey
         let state = State()
         self.state = state
         let ready = DispatchSemaphore(value: 0)
@@ -32,7 +66,7 @@ public final class ZAPHandler: Sendable {
                 return
             }
             ready.signal()
-            Self.serve(socket, allowed: allowed, state: state)
+            Self.serve(socket, allowed: allowed, state: state, onRefusal: onRefusal)
             socket.close()
         }
         thread.name = "zap-handler"
@@ -57,7 +91,10 @@ public final class ZAPHandler: Sendable {
         finished.wait()
     }
 
-    private static func serve(_ socket: Socket, allowed: Set<[UInt8]>, state: State) {
+    private static func serve(
+        _ socket: Socket, allowed: [[UInt8]: ZAPClient], state: State,
+        onRefusal: @Sendable (String, String) -> Void
+    ) {
         while !state.isStopped() {
             let request: [[UInt8]]?
             do { request = try socket.receive() } catch { return }
@@ -67,13 +104,18 @@ public final class ZAPHandler: Sendable {
             let wellFormed = request.count >= 6 && request[0] == Array("1.0".utf8)
             let mechanism = wellFormed ? String(decoding: request[5], as: UTF8.self) : ""
             let key = wellFormed && request.count > 6 ? request[6] : []
-            let admitted = mechanism == "CURVE" && allowed.contains(key)
-            if !admitted { state.countRefusal() }
+            let domain = wellFormed ? String(decoding: request[2], as: UTF8.self) : ""
+            let client = mechanism == "CURVE" ? allowed[key] : nil
+            let admitted = client.map { $0.domains?.contains(domain) ?? true } ?? false
+            if !admitted {
+                state.countRefusal()
+                onRefusal(String((Z85.encode(key) ?? "").prefix(8)), domain)
+            }
             let status = admitted ? "OK" : wellFormed ? "client key not allowed" : "malformed ZAP request"
             let reply: [[UInt8]] = [
                 Array("1.0".utf8), request.count > 1 ? request[1] : [],
                 Array((admitted ? "200" : "400").utf8), Array(status.utf8),
-                admitted ? Array((Z85.encode(key) ?? "").utf8) : [], [],
+                admitted ? Array((client?.name ?? "").utf8) : [], [],
             ]
             do { try socket.send(reply) } catch { return }
         }

@@ -67,6 +67,14 @@ struct ConfigurationReload: Sendable {
             ("shutdownGraceMs", { "\($0.shutdownGraceMs)" }), ("heartbeatIntervalMs", { "\($0.heartbeatIntervalMs)" }),
             ("heartbeatTimeoutMs", { "\($0.heartbeatTimeoutMs)" }), ("heartbeatEventMs", { "\($0.heartbeatEventMs)" }),
             ("batchExpiryHours", { "\($0.batchExpiryHours)" }),
+            (
+                "security",
+                {
+                    $0.security.map { "\($0.publicKey) \($0.clients.map { "\($0.name) \($0.publicKey) \($0.roles)" })" }
+                        ?? ""
+                }
+            ),
+            ("insecure", { "\($0.insecure)" }),
         ]
         let keys = settings.filter { $0.1(running) != $0.1(candidate) }.map(\.0)
         if !keys.isEmpty { found.append(keys.joined(separator: ", ")) }

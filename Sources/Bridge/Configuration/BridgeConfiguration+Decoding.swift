@@ -41,6 +41,10 @@ extension BridgeConfiguration {
             }
         }
         if let value = take("log", logSettings) { config.log = value }
+        if let value = take("security", security) { config.security = value }
+        if let value = take("insecure", { v throws(ConfigurationError) in try boolean(v, "insecure") }) {
+            config.insecure = value
+        }
         let defaults = config.terminal
         if let value = take(
             "terminal",
@@ -55,6 +59,10 @@ extension BridgeConfiguration {
             (config.lanes, lanePaths) = lanes(value, defaults: config.terminal, problems: &problems)
         }
         problems.record(endpointClashes(config, lanePaths: lanePaths))
+        if tree["security"] == nil || config.security != nil {
+            // A security block that was refused has its own problem; what depends on it would only echo it.
+            problems.record(exposureProblems(config, lanePaths: lanePaths))
+        }
         if config.lanes.isEmpty && !problems.all.contains(where: { $0.key.hasPrefix("lanes") }) {
             problems.record(ConfigurationError(key: "lanes", "must list at least one lane (id, endpoint, platform)"))
         }
@@ -162,7 +170,9 @@ extension BridgeConfiguration {
             throw ConfigurationError(key: "\(path).platform", "must be ios or android, not \(platformText)")
         }
         let settings = try terminal(item, path: path, base: defaults, ignoring: laneKeys)
-        return LaneConfiguration(id: id, endpoint: laneEndpoint, platform: platform, terminal: settings)
+        var lane = LaneConfiguration(id: id, endpoint: laneEndpoint, platform: platform, terminal: settings)
+        lane.relayPublicKey = try publicKey(item, inline: "relayPublicKey", file: "relayPublicKeyFile", path: path)
+        return lane
     }
 
     private static func terminal(
@@ -197,9 +207,7 @@ extension BridgeConfiguration {
     private static func endpointClashes(_ config: BridgeConfiguration, lanePaths: [String]) -> [ConfigurationError] {
         var seen: [String: String] = [:]
         var clashes: [ConfigurationError] = []
-        let own =
-            [("command", config.command), ("events", config.events)]
-            + (config.commandPull.map { [("commandPull", $0)] } ?? [])
+        let own = config.ownEndpoints
         let lanes = zip(lanePaths, config.lanes).map { ("\($0).endpoint", $1.endpoint) }
         for (key, endpoint) in own + lanes where !endpoint.hasSuffix(":*") {
             let canonical = endpoint.replacingOccurrences(of: "://localhost:", with: "://127.0.0.1:")
@@ -220,7 +228,7 @@ extension BridgeConfiguration {
 
     /// One problem for each key of `pairs` that `allowed` does not hold, with a suggestion when only
     /// the case is wrong.
-    private static func unknownKeys(
+    static func unknownKeys(
         _ pairs: [(key: String, value: ConfigTree)], allowed: [String], path: String
     ) -> [ConfigurationError] {
         pairs.filter { !allowed.contains($0.key) }.map { pair in
@@ -231,12 +239,12 @@ extension BridgeConfiguration {
                 key: full, "unknown key\(suggestion); known keys: \(allowed.joined(separator: ", "))")
         }
     }
-    private static func scalar(_ tree: ConfigTree, _ key: String) throws(ConfigurationError) -> String {
+    static func scalar(_ tree: ConfigTree, _ key: String) throws(ConfigurationError) -> String {
         guard case .scalar(let text) = tree else { throw ConfigurationError(key: key, "must be a single value") }
         return text
     }
 
-    private static func nonEmpty(_ tree: ConfigTree, _ key: String) throws(ConfigurationError) -> String {
+    static func nonEmpty(_ tree: ConfigTree, _ key: String) throws(ConfigurationError) -> String {
         let text = try scalar(tree, key)
         guard !text.isEmpty else { throw ConfigurationError(key: key, "must not be empty") }
         return text

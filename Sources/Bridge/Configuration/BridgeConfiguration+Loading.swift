@@ -6,14 +6,14 @@ extension BridgeConfiguration {
     static let topLevelKeys: [String] = [
         "command", "commandPull", "events", "journal", "journalSync", "terminal", "lanes", "maxCommandBytes",
         "abortGraceMs", "shutdownGraceMs", "heartbeatIntervalMs", "heartbeatTimeoutMs", "heartbeatEventMs",
-        "batchExpiryHours", "log",
+        "batchExpiryHours", "log", "security", "insecure",
     ]
     /// The keys of `log:`.
     static let logKeys: [String] = ["level", "format"]
     /// The keys of `terminal:` and of each lane's own terminal settings.
     static let terminalKeys: [String] = ["merchantKey", "appId", "callback", "timeoutMs"]
     /// The keys a lane may hold besides the terminal keys.
-    static let laneKeys: [String] = ["id", "endpoint", "platform"]
+    static let laneKeys: [String] = ["id", "endpoint", "platform", "relayPublicKey", "relayPublicKeyFile"]
 
     /// `VIVABRIDGE_` variables that belong to the tools, not to the configuration: never refused.
     public static let toolEnvironmentNames: Set<String> = ["VIVABRIDGE_STATE", "VIVABRIDGE_SIMULATOR_BASEPORT"]
@@ -106,6 +106,11 @@ extension BridgeConfiguration {
             return [top] + path
         case "log":
             guard rest.count == 1, let key = match(rest[0], in: logKeys) else { return nil }
+            return [top, key]
+        case "security":
+            guard rest.count == 1, let key = match(rest[0], in: securityKeys.filter { $0 != "clients" }) else {
+                return nil
+            }
             return [top, key]
         case "lanes":
             guard rest.count >= 2, Int(rest[0]) != nil else { return nil }

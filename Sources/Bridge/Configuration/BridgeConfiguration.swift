@@ -35,6 +35,11 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public var batchExpiryHours: Int = 48
     /// How the process logs (`log: {level, format}`); the executable applies it.
     public var log = LogSettings()
+    /// CURVE and the client allow-list (docs/SECURITY.md); nil: plain sockets, on loopback only unless
+    /// ``insecure``.
+    public var security: SecuritySettings?
+    /// Plain sockets on addresses other than loopback, without `security` (a warning at every start).
+    public var insecure = false
 
     /// Creates a configuration of defaults with no lanes.
     public init() {}
@@ -81,6 +86,8 @@ public struct LaneConfiguration: Sendable, Equatable {
     public var platform: Platform
     /// This lane's terminal settings (defaults merged with its own keys).
     public var terminal: TerminalSettings
+    /// The relay's CURVE public key (Z85), pinned: the link is CURVE and comes up only with that relay.
+    public var relayPublicKey: String?
 
     /// Creates a lane.
     public init(id: String, endpoint: String, platform: Platform, terminal: TerminalSettings = TerminalSettings()) {

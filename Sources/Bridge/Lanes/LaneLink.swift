@@ -16,23 +16,36 @@ final class LaneLink {
     private(set) var monitor: Socket
     private let context: Context
     private let configuration: LaneConfiguration
+    /// The bridge's own key, for a lane that pins its relay's key (a CURVE link).
+    private let security: SecuritySettings?
     private let heartbeatIntervalMs: Int
     private let heartbeatTimeoutMs: Int
 
-    init(context: Context, lane: LaneConfiguration, heartbeatIntervalMs: Int, heartbeatTimeoutMs: Int) throws {
+    init(
+        context: Context, lane: LaneConfiguration, security: SecuritySettings?, heartbeatIntervalMs: Int,
+        heartbeatTimeoutMs: Int
+    ) throws {
         self.lane = lane.id
         self.context = context
         configuration = lane
+        self.security = security
         self.heartbeatIntervalMs = heartbeatIntervalMs
         self.heartbeatTimeoutMs = heartbeatTimeoutMs
         (socket, monitor) = try Self.connect(
-            context, lane, heartbeatIntervalMs: heartbeatIntervalMs, heartbeatTimeoutMs: heartbeatTimeoutMs)
+            context, lane, security, heartbeatIntervalMs: heartbeatIntervalMs, heartbeatTimeoutMs: heartbeatTimeoutMs)
     }
 
     private static func connect(
-        _ context: Context, _ lane: LaneConfiguration, heartbeatIntervalMs: Int, heartbeatTimeoutMs: Int
+        _ context: Context, _ lane: LaneConfiguration, _ security: SecuritySettings?, heartbeatIntervalMs: Int,
+        heartbeatTimeoutMs: Int
     ) throws -> (Socket, Socket) {
         let socket = try Socket(context, .dealer)
+        if let relayKey = lane.relayPublicKey, let security {
+            // A CURVE client: the handshake succeeds only with the relay that holds the pinned key.
+            try socket.setCurveServerKey(relayKey)
+            try socket.setCurvePublicKey(security.publicKey)
+            try socket.setCurveSecretKey(security.secretKey)
+        }
         try socket.setImmediate(true)
         try socket.setHeartbeatInterval(Int32(heartbeatIntervalMs))
         try socket.setHeartbeatTimeout(Int32(heartbeatTimeoutMs))
@@ -56,7 +69,8 @@ final class LaneLink {
     /// reads what the old socket still holds first, and watches the new sockets in place of the old.
     func remake() throws {
         let (newSocket, newMonitor) = try Self.connect(
-            context, configuration, heartbeatIntervalMs: heartbeatIntervalMs, heartbeatTimeoutMs: heartbeatTimeoutMs)
+            context, configuration, security, heartbeatIntervalMs: heartbeatIntervalMs,
+            heartbeatTimeoutMs: heartbeatTimeoutMs)
         close()
         socket = newSocket
         monitor = newMonitor

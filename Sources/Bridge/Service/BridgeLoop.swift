@@ -41,6 +41,8 @@ final class BridgeLoop {
     private let eventsIndex: Int
     private let laneBase: Int
     let bound: BoundEndpoints
+    /// Admits CURVE clients by the allow-list; nil without `security`.
+    private let zap: ZAPHandler?
     private let pulse: LoopPulse
 
     init(
@@ -55,19 +57,24 @@ final class BridgeLoop {
         correlator = Correlator(configuration: configuration, journal: journal, clock: clock, logger: logger)
         try correlator.restore()
 
+        zap = try Self.startZAP(configuration.security, context: context, logger: logger)
+        Self.warnIfInsecure(configuration, logger: logger)
         control = try Socket(context, .pair)
         try control.bind(controlEndpoint)
         commands = try Socket(context, .router)
+        try Self.secure(commands, configuration.security, role: .commands)
         try commands.setRouterMandatory(true)
         try commands.setMaxMessageSize(Self.socketMessageLimit(configuration))
         try commands.setReceiveHighWaterMark(10_000)
         try commands.setSendHighWaterMark(10_000)
         try Self.bind(commands, configuration.command, key: "command")
         events = try Socket(context, .xpub)
+        try Self.secure(events, configuration.security, role: .events)
         try events.setSendHighWaterMark(Self.eventsPerSubscriber)
         try Self.bind(events, configuration.events, key: "events")
         if let endpoint = configuration.commandPull {
             let socket = try Socket(context, .pull)
+            try Self.secure(socket, configuration.security, role: .commands)
             try socket.setMaxMessageSize(Self.socketMessageLimit(configuration))
             try socket.setReceiveHighWaterMark(10_000)
             try Self.bind(socket, endpoint, key: "commandPull")
@@ -87,7 +94,8 @@ final class BridgeLoop {
         laneBase = eventsIndex + 1
         for lane in configuration.lanes {
             let link = try LaneLink(
-                context: context, lane: lane, heartbeatIntervalMs: configuration.heartbeatIntervalMs,
+                context: context, lane: lane, security: configuration.security,
+                heartbeatIntervalMs: configuration.heartbeatIntervalMs,
                 heartbeatTimeoutMs: configuration.heartbeatTimeoutMs)
             links.append(link)
             linksByLane[lane.id] = link
@@ -271,5 +279,6 @@ final class BridgeLoop {
         events.close()
         control.close()
         journal.close()
+        zap?.stop()
     }
 }

@@ -10,6 +10,9 @@ public struct SimulatedLane: Sendable {
     public var behaviour: LaneBehaviour
     /// The socket the relay binds.
     public var socket: RelaySocketKind
+    /// The relay's CURVE secret key (Z85): it then serves as a CURVE server with that key, and only a
+    /// bridge that pinned the matching public key comes up. Nil: a plain relay.
+    public var curveSecretKey: String?
 
     /// Creates a lane description.
     public init(

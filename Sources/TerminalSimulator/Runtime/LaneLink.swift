@@ -8,6 +8,8 @@ final class LaneLink {
     let kind: RelaySocketKind
     /// The endpoint asked for (`tcp://127.0.0.1:*` allowed).
     let requestedEndpoint: String
+    /// The relay's CURVE secret key; nil for a plain relay.
+    private let curveSecretKey: String?
     /// The endpoint really bound (wildcard port resolved); a restored link binds it again.
     private(set) var boundEndpoint: String?
     private(set) var socket: Socket?
@@ -22,9 +24,10 @@ final class LaneLink {
 
     static let outboxLimit = 10_000
 
-    init(id: String, kind: RelaySocketKind, endpoint: String, logger: Logger) {
+    init(id: String, kind: RelaySocketKind, endpoint: String, curveSecretKey: String? = nil, logger: Logger) {
         self.id = id
         self.kind = kind
+        self.curveSecretKey = curveSecretKey
         self.requestedEndpoint = endpoint
         self.logger = logger
     }
@@ -40,6 +43,10 @@ final class LaneLink {
         let socket = try Socket(context, kind == .router ? .router : .dealer)
         do {
             if kind == .router { try socket.setRouterMandatory(true) }
+            if let curveSecretKey {
+                try socket.setCurveServer(true)
+                try socket.setCurveSecretKey(curveSecretKey)
+            }
             try socket.setSendHighWaterMark(100_000)
             try socket.setReceiveHighWaterMark(100_000)
             try socket.bind(boundEndpoint ?? requestedEndpoint)

@@ -59,7 +59,9 @@ final class SimulatorLoop {
                 logger: configuration.logger)
         }
         links = configuration.lanes.map {
-            LaneLink(id: $0.id, kind: $0.socket, endpoint: $0.endpoint, logger: configuration.logger)
+            LaneLink(
+                id: $0.id, kind: $0.socket, endpoint: $0.endpoint, curveSecretKey: $0.curveSecretKey,
+                logger: configuration.logger)
         }
         deltas = Array(repeating: LaneDelta(), count: configuration.lanes.count)
         dirtyFlags = Array(repeating: false, count: configuration.lanes.count)

@@ -1,0 +1,70 @@
+import Foundation
+import Logging
+import Synchronization
+import ZeroMQ
+
+extension BridgeLoop {
+    /// The ZAP handler for `security`'s allow-list (each client on the sockets its roles name), or nil
+    /// without security. Made before any socket binds, so that no connection is ever let in unchecked.
+    static func startZAP(_ security: SecuritySettings?, context: Context, logger: Logger) throws -> ZAPHandler? {
+        guard let security else { return nil }
+        let refusals = RefusalLog(logger: logger)
+        return try ZAPHandler(
+            context: context,
+            clients: security.clients.map {
+                ZAPClient(name: $0.name, publicKey: $0.publicKey, domains: Set($0.roles.map(\.rawValue)))
+            },
+            onRefusal: { refusals.record(keyPrefix: $0, domain: $1) })
+    }
+
+    /// Makes `socket` a CURVE server with the bridge's key whose peers the ZAP handler checks for `role`;
+    /// without security it stays plain.
+    static func secure(_ socket: Socket, _ security: SecuritySettings?, role: SecuritySettings.Role) throws {
+        guard let security else { return }
+        try socket.setZAPDomain(role.rawValue)
+        try socket.setCurveServer(true)
+        try socket.setCurveSecretKey(security.secretKey)
+    }
+
+    /// The warning every start with `insecure: true` logs: which plain sockets others can reach.
+    static func warnIfInsecure(_ configuration: BridgeConfiguration, logger: Logger) {
+        guard configuration.security == nil, configuration.insecure else { return }
+        let exposed = configuration.ownEndpoints.filter { !EndpointCheck.isLoopback($0.1) }
+        guard !exposed.isEmpty else { return }
+        let listed = exposed.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+        logger.warning(
+            "insecure: true: plain sockets anyone on the network can use: \(listed); add security (docs/SECURITY.md)")
+    }
+}
+
+/// Log lines for refused peers, at most ``limit`` a minute (a scan must not flood the log); the rest are
+/// counted and summarized in the next minute's first line.
+final class RefusalLog: Sendable {
+    static let limit = 10
+    private let logger: Logger
+    private let window = Mutex<(minute: UInt64, logged: Int, suppressed: Int)>((0, 0, 0))
+
+    init(logger: Logger) { self.logger = logger }
+
+    func record(keyPrefix: String, domain: String) {
+        let minute = DispatchTime.now().uptimeNanoseconds / 60_000_000_000
+        let (log, suppressed) = window.withLock { state -> (Bool, Int) in
+            var carried = 0
+            if state.minute != minute {
+                carried = state.suppressed
+                state = (minute, 0, 0)
+            }
+            guard state.logged < Self.limit else {
+                state.suppressed += 1
+                return (false, 0)
+            }
+            state.logged += 1
+            return (true, carried)
+        }
+        guard log else { return }
+        let who = keyPrefix.isEmpty ? "a peer without CURVE" : "key \(keyPrefix)…"
+        var metadata: Logger.Metadata = ["socket": "\(domain)"]
+        if suppressed > 0 { metadata["alsoRefusedLastMinute"] = "\(suppressed)" }
+        logger.notice("client refused: \(who) is not on the allow-list for the \(domain) socket", metadata: metadata)
+    }
+}
