@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import ZeroMQ
 
 /// Where `send`, `watch` and the demo find a running bridge: `--command-endpoint`/`--events-endpoint`,
 /// else the endpoints of `--config FILE`, else `VIVABRIDGE_COMMAND`/`VIVABRIDGE_EVENTS`, else the
@@ -14,6 +15,14 @@ struct ClientEndpointOptions: ParsableArguments {
 
     @Option(name: .customLong("config"), help: "Read the endpoints from the bridge's configuration file.")
     var config: String?
+
+    @Option(name: .customLong("key-file"), help: "This client's CURVE secret key file (a bridge with security).")
+    var keyFile: String?
+
+    @Option(
+        name: .customLong("server-key"),
+        help: "The bridge's CURVE public key: 40 characters of Z85, or its .pub file (default: from --config).")
+    var serverKey: String?
 
     /// The defaults of the contract (PROTOCOL.md §1).
     static let defaultCommand = "tcp://127.0.0.1:5555"
@@ -31,6 +40,47 @@ struct ClientEndpointOptions: ParsableArguments {
             eventsEndpoint ?? legacy, key: \.events, variable: "VIVABRIDGE_EVENTS", fallback: Self.defaultEvents)
     }
 
+    /// The CURVE keys to connect with, or nil for plain sockets: `--key-file` with `--server-key`, or with
+    /// the public key of the bridge whose configuration `--config` names.
+    func curve() throws -> ClientCurve? {
+        let fromConfig = config.flatMap { config in
+            try? BridgeConfiguration.load(file: config, environment: ProcessInfo.processInfo.environment).security
+        }
+        guard let keyFile else {
+            if serverKey != nil { throw ValidationError("--server-key needs --key-file (this client's secret key)") }
+            if fromConfig != nil {
+                throw ValidationError(
+                    "the bridge of --config \(config ?? "") requires CURVE: give --key-file (vivabridge keygen --out NAME)"
+                )
+            }
+            return nil
+        }
+        guard let text = try? String(contentsOfFile: keyFile, encoding: .utf8) else {
+            throw ValidationError("--key-file \(keyFile): cannot be read")
+        }
+        let secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard Z85.isKey(secret), let publicKey = try? CurveKeyPair.publicKey(forSecretKey: secret) else {
+            throw ValidationError("--key-file \(keyFile): does not hold a CURVE secret key (one Z85 line)")
+        }
+        let server: String
+        if let serverKey {
+            let given =
+                Z85.isKey(serverKey)
+                ? serverKey
+                : ((try? String(contentsOfFile: serverKey, encoding: .utf8)) ?? "").trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+            guard Z85.isKey(given) else {
+                throw ValidationError("--server-key: neither a Z85 key of 40 characters nor a readable .pub file")
+            }
+            server = given
+        } else if let fromConfig {
+            server = fromConfig.publicKey
+        } else {
+            throw ValidationError("--key-file needs --server-key (the bridge's public key) or --config")
+        }
+        return ClientCurve(keys: CurveKeyPair(publicKey: publicKey, secretKey: secret), serverKey: server)
+    }
+
     private func resolve(
         _ flag: String?, key: KeyPath<BridgeConfiguration, String>, variable: String, fallback: String
     ) throws -> String {
@@ -44,5 +94,18 @@ struct ClientEndpointOptions: ParsableArguments {
             }
         }
         return environment[variable] ?? fallback
+    }
+}
+
+/// A client's CURVE set-up for a bridge with security: its own key pair and the bridge's public key.
+struct ClientCurve {
+    let keys: CurveKeyPair
+    let serverKey: String
+
+    /// Makes `socket` a CURVE client of the bridge; call before `connect`.
+    func apply(to socket: Socket) throws {
+        try socket.setCurveServerKey(serverKey)
+        try socket.setCurvePublicKey(keys.publicKey)
+        try socket.setCurveSecretKey(keys.secretKey)
     }
 }

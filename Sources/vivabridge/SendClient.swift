@@ -10,14 +10,17 @@ enum SendClient {
         var object: JSONObject
     }
 
-    /// Sends `frame` (the command `id`) to the bridge at `endpoint` and waits up to `waitMs` for its reply.
+    /// Sends `frame` (the command `id`) to the bridge at `endpoint` (with CURVE when `curve`) and waits up to `waitMs` for its reply.
     ///
     /// - Returns: the reply, or nil when none came in time (no bridge there, or a deadline longer than the wait).
-    static func request(_ frame: [UInt8], id: String, endpoint: String, waitMs: Int) throws -> Reply? {
+    static func request(_ frame: [UInt8], id: String, endpoint: String, curve: ClientCurve?, waitMs: Int) throws
+        -> Reply?
+    {
         let context = try Context()
         defer { context.terminate() }
         let socket = try Socket(context, .dealer)
         defer { socket.close() }
+        try curve?.apply(to: socket)
         try socket.connect(endpoint)
         // A DEALER sends the frame alone; the bridge answers with the same envelope (none).
         try socket.send([frame])

@@ -101,7 +101,10 @@ struct SendCommand: ParsableCommand {
         let frame = JSONValue.object(try request(id: id)).serialized()
         let wait = waitMs ?? defaultWaitMs
         let endpoint = try endpoints.command(legacy: legacyEndpoint)
-        guard let reply = try SendClient.request(frame, id: id, endpoint: endpoint, waitMs: wait) else {
+        guard
+            let reply = try SendClient.request(
+                frame, id: id, endpoint: endpoint, curve: try endpoints.curve(), waitMs: wait)
+        else {
             WatchTerminal.writeError(
                 "vivabridge: no reply to \(action.rawValue) \(id) from \(endpoint) within \(wait) ms "
                     + "(is the bridge running? `vivabridge run` starts one). The command may still have reached it: "

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import TerminalSimulator
+import ZeroMQ
 
 /// `vivabridge simulate`: simulated Viva Terminal lanes on loopback, until SIGINT or SIGTERM.
 struct SimulateCommand: ParsableCommand {
@@ -52,6 +53,11 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Log the simulator's activity to standard error.")
     var verbose = false
 
+    @Option(
+        name: .customLong("secret-key-file"),
+        help: "Serve every lane as a CURVE server with this secret key (the bridge pins its public key).")
+    var secretKeyFile: String?
+
     func validate() throws {
         guard (1...1024).contains(lanes) else { throw ValidationError("--lanes must be between 1 and 1024.") }
         guard (1...65535).contains(basePort), basePort + lanes - 1 <= 65535 else {
@@ -60,6 +66,18 @@ struct SimulateCommand: ParsableCommand {
         guard cardMilliseconds >= 0, hostMilliseconds >= 0 else {
             throw ValidationError("--card-ms and --host-ms must not be negative.")
         }
+        _ = try relaySecretKey()
+    }
+
+    /// The relays' CURVE secret key from `--secret-key-file`, or nil for plain relays.
+    func relaySecretKey() throws -> String? {
+        guard let secretKeyFile else { return nil }
+        let text = (try? String(contentsOfFile: secretKeyFile, encoding: .utf8)) ?? ""
+        let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard Z85.isKey(key) else {
+            throw ValidationError("--secret-key-file \(secretKeyFile): not a readable CURVE secret key (one Z85 line)")
+        }
+        return key
     }
 
     func run() throws {
@@ -97,9 +115,11 @@ struct SimulateCommand: ParsableCommand {
                 case .android: .android
                 case .mixed: index % 2 == 1 ? .ios : .android
                 }
-            return SimulatedLane(
+            var lane = SimulatedLane(
                 id: "lane-\(index)", endpoint: "tcp://127.0.0.1:\(basePort + index - 1)", platform: lanePlatform,
                 behaviour: behaviour)
+            lane.curveSecretKey = try? relaySecretKey()
+            return lane
         }
     }
 

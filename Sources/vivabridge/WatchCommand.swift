@@ -47,6 +47,7 @@ struct WatchCommand: ParsableCommand {
     func validate() throws {
         _ = try endpoints.events(legacy: legacyEvents)
         _ = try endpoints.command(legacy: legacyCommand)
+        _ = try endpoints.curve()
         if let lane, lane.isEmpty || lane.contains(".") || lane.contains(" ") {
             throw ValidationError("--lane \(lane): a lane id has no dot and no space")
         }
@@ -82,11 +83,14 @@ private final class WatchLoop {
         state = WatchState(laneFilter: options.lane)
         // --json asks for no snapshot: its output is the events alone.
         state.needsSnapshot = !options.json
+        let curve = try options.endpoints.curve()
         subscriber = try Socket(context, .sub)
+        try curve?.apply(to: subscriber)
         try subscriber.subscribe(options.lane.map { "\($0)." } ?? "")
         if options.lane != nil { try subscriber.subscribe(Topic.heartbeat.description) }
         try subscriber.connect(options.events)
         asker = try Socket(context, .dealer)
+        try curve?.apply(to: asker)
         try asker.setImmediate(true)
         try asker.connect(options.commandEndpoint)
         poller.add(subscriber)

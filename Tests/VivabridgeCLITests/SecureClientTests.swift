@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import ZeroMQ
+
+/// `vivabridge send` against a bridge with security, as processes (docs/SECURITY.md §4).
+@Suite("send with CURVE: --key-file with --server-key or --config")
+struct SecureClientTests {
+    @Test("an allowed client key gets its reply; no key, or a key not on the list, gets none (exit 5)")
+    func sendWithKeys() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bridgeKeys = try CurveKeyPair.generate()
+        let pos = try CurveKeyPair.generate()
+        let stranger = try CurveKeyPair.generate()
+        func keyFile(_ name: String, _ secret: String) -> String {
+            let path = folder.appendingPathComponent(name).path
+            _ = FileManager.default.createFile(
+                atPath: path, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600])
+            return path
+        }
+        let bridgeKeyFile = keyFile("bridge.key", bridgeKeys.secretKey)
+        let posKeyFile = keyFile("pos.key", pos.secretKey)
+        let strangerKeyFile = keyFile("stranger.key", stranger.secretKey)
+        let bridge = try RunningBridge(
+            extra: """
+                security:
+                  secretKeyFile: \(bridgeKeyFile)
+                  requireLaneKeys: false
+                  clients:
+                    - {name: pos-7, publicKey: "\(pos.publicKey)", roles: [commands]}
+                """)
+
+        let withServerKey = try ChildProcess(
+            [
+                "send", "ping", "--command-endpoint", bridge.command, "--key-file", posKeyFile, "--server-key",
+                bridgeKeys.publicKey, "--wait-ms", "10000",
+            ])
+        #expect(withServerKey.waitForExit(timeout: 20) == 0, "\(withServerKey.errorOutput)")
+        let withConfig = try ChildProcess(
+            [
+                "send", "ping", "--command-endpoint", bridge.command, "--config", bridge.config.path, "--key-file",
+                posKeyFile, "--wait-ms", "10000",
+            ])
+        #expect(withConfig.waitForExit(timeout: 20) == 0, "\(withConfig.errorOutput)")
+
+        let plain = try ChildProcess(["send", "ping", "--command-endpoint", bridge.command, "--wait-ms", "1000"])
+        #expect(plain.waitForExit(timeout: 20) == 5)
+        let notListed = try ChildProcess(
+            [
+                "send", "ping", "--command-endpoint", bridge.command, "--key-file", strangerKeyFile, "--server-key",
+                bridgeKeys.publicKey, "--wait-ms", "1000",
+            ])
+        #expect(notListed.waitForExit(timeout: 20) == 5)
+        let noKeyWithConfig = try ChildProcess(["send", "ping", "--config", bridge.config.path, "--wait-ms", "1000"])
+        #expect(noKeyWithConfig.waitForExit(timeout: 20) != 0)
+        #expect(noKeyWithConfig.errorOutput.contains("requires CURVE: give --key-file"))
+        #expect(bridge.child.waitForErrorLine(containing: "client refused: key \(stranger.publicKey.prefix(8))") != nil)
+        #expect(!bridge.child.errorOutput.contains(bridgeKeys.secretKey))
+        bridge.child.signal(SIGTERM)
+        #expect(bridge.child.waitForExit(timeout: 30) == 0)
+    }
+}
