@@ -25,8 +25,8 @@ final class RequestRecorder: Sendable {
     /// Appends one request's line.
     func record(_ request: ObservedRequest) {
         let transaction = Self.clientTransactionId(in: request.url) ?? "-"
-        let line = [request.lane, request.reference, transaction, Self.redacted(request.url)].map(Self.oneLine).joined(
-            separator: "\t")
+        let fields = [request.lane, request.reference, transaction, Self.redacted(request.url)]
+        let line = fields.map(Self.oneLine).joined(separator: "\t")
         handle.write(Data((line + "\n").utf8))
     }
 
