@@ -29,7 +29,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "How many lanes to run.")
     var lanes: Int = 1
 
-    @Option(name: .customLong("base-port"), help: "The port of lane-1; lane-i gets base-port + i - 1.")
+    @Option(
+        name: .customLong("base-port"),
+        help: "The port of lane-1; lane-i gets base-port + i - 1. 0: every lane on a free port (printed).")
     var basePort: Int = 6001
 
     @Option(help: "The app's platform, which decides the callback dialect: ios, android or mixed.")
@@ -50,6 +52,12 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "How callback values are written: realistic (as the apps do) or clean (all percent-encoded).")
     var encoding: EncodingChoice = .realistic
 
+    @Option(
+        help: ArgumentHelp(
+            "Append one line per request URL received to FILE: lane, reference, clientTransactionId, URL (tabs).",
+            valueName: "FILE"))
+    var record: String?
+
     @Flag(help: "Log the simulator's activity to standard error.")
     var verbose = false
 
@@ -60,7 +68,7 @@ struct SimulateCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...1024).contains(lanes) else { throw ValidationError("--lanes must be between 1 and 1024.") }
-        guard (1...65535).contains(basePort), basePort + lanes - 1 <= 65535 else {
+        guard basePort == 0 || ((1...65535).contains(basePort) && basePort + lanes - 1 <= 65535) else {
             throw ValidationError("--base-port must leave room for \(lanes) ports below 65536.")
         }
         guard cardMilliseconds >= 0, hostMilliseconds >= 0 else {
@@ -81,7 +89,13 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let simulator = Simulator(lanes: simulatedLanes(), seed: seed, logger: verbose ? stderrLogger() : nil)
+        var observer: RequestObserver?
+        if let record {
+            let recorder = try RequestRecorder(path: record)
+            observer = { recorder.record($0) }
+        }
+        let simulator = Simulator(
+            lanes: simulatedLanes(), seed: seed, logger: verbose ? stderrLogger() : nil, requestObserver: observer)
         let endpoints = try simulator.start()
         // One unbuffered write, so that a script reading a pipe sees every line at once.
         let lines = simulatedLanes().map { "\($0.id) \(endpoints[$0.id] ?? $0.endpoint) \($0.platform.rawValue)\n" }
@@ -116,7 +130,8 @@ struct SimulateCommand: ParsableCommand {
                 case .mixed: index % 2 == 1 ? .ios : .android
                 }
             var lane = SimulatedLane(
-                id: "lane-\(index)", endpoint: "tcp://127.0.0.1:\(basePort + index - 1)", platform: lanePlatform,
+                id: "lane-\(index)", endpoint: "tcp://127.0.0.1:\(basePort == 0 ? "*" : String(basePort + index - 1))",
+                platform: lanePlatform,
                 behaviour: behaviour)
             lane.curveSecretKey = try? relaySecretKey()
             return lane

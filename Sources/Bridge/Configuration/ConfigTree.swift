@@ -19,6 +19,7 @@ indirect enum ConfigTree: Equatable {
 
     /// Reads YAML text; an empty document is an empty mapping.
     static func parse(yaml: String) throws(ConfigurationError) -> ConfigTree {
+        guard !YAMLExpansion.exceeds(yaml, limit: maxNodes) else { throw expansionError }
         let node: Node?
         do {
             node = try Yams.compose(yaml: yaml)
@@ -36,15 +37,16 @@ indirect enum ConfigTree: Equatable {
     /// store's (a thousand lanes take about ten thousand), far below what an alias bomb expands to.
     static let maxNodes = 200_000
 
+    private static var expansionError: ConfigurationError {
+        ConfigurationError(
+            key: "", "the file expands to more than \(maxNodes) values (YAML anchors and aliases repeated?); refused")
+    }
+
     private static func convert(_ node: Node, path: String, budget: inout Int) throws(ConfigurationError)
         -> ConfigTree
     {
         budget -= 1
-        guard budget >= 0 else {
-            throw ConfigurationError(
-                key: "",
-                "the file expands to more than \(maxNodes) values (YAML anchors and aliases repeated?); refused")
-        }
+        guard budget >= 0 else { throw expansionError }
         switch node {
         case .scalar(let scalar):
             return .scalar(scalar.string)

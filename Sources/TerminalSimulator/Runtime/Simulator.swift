@@ -27,6 +27,7 @@ public final class Simulator: Sendable {
     private let logger: Logger
     private let dates: TransactionDateFormat
     private let historyLimit: Int
+    private let requestObserver: RequestObserver?
     private let monitor: SimulatorMonitor
     private let control = ControlChannel()
     private let state = LifeState()
@@ -42,9 +43,12 @@ public final class Simulator: Sendable {
     ///   - utcOffsetMinutes: the offset written in transaction dates (default +02:00, Athens in winter).
     ///   - historyLimit: how many transactions and opened URLs each lane keeps (at least) for look-ups and
     ///     assertions; older ones are dropped, so that long benchmarks run in bounded memory.
+    ///   - requestObserver: called on the loop thread with every `open` request a relay receives, before the
+    ///     relay answers it (for example `simulate --record`); it must not block for long.
     public init(
         lanes: [SimulatedLane], context: Context? = nil, clock: any SimulatorClock = SystemSimulatorClock(),
-        seed: UInt64 = 1, logger: Logger? = nil, utcOffsetMinutes: Int = 120, historyLimit: Int = 10_000
+        seed: UInt64 = 1, logger: Logger? = nil, utcOffsetMinutes: Int = 120, historyLimit: Int = 10_000,
+        requestObserver: RequestObserver? = nil
     ) {
         self.lanes = lanes
         self.givenContext = context
@@ -53,6 +57,7 @@ public final class Simulator: Sendable {
         self.logger = logger ?? Logger(label: "vivabridge.simulator", factory: { _ in SwiftLogNoOpLogHandler() })
         self.dates = TransactionDateFormat(offsetMinutes: utcOffsetMinutes)
         self.historyLimit = historyLimit
+        self.requestObserver = requestObserver
         self.monitor = SimulatorMonitor(laneIds: lanes.map(\.id), historyLimit: historyLimit, urlLimit: historyLimit)
         for lane in lanes { state.behaviours[lane.id] = lane.behaviour }
     }
@@ -85,7 +90,7 @@ public final class Simulator: Sendable {
             }
             let configuration = LoopConfiguration(
                 lanes: configured, context: context, control: control, monitor: monitor, clock: clock, seed: seed,
-                dates: dates, historyLimit: historyLimit, logger: logger)
+                dates: dates, historyLimit: historyLimit, logger: logger, requestObserver: requestObserver)
             let startup = ResultBox<Result<[String: String], SimulatorError>>()
             let exit = ResultBox<Bool>()
             let thread = Thread {

@@ -14,6 +14,7 @@ struct LoopConfiguration: Sendable {
     var dates: TransactionDateFormat
     var historyLimit: Int
     var logger: Logger
+    var requestObserver: RequestObserver? = nil
 }
 
 /// The simulator's one thread: a poll loop that owns every lane socket and the simulated apps.
@@ -35,6 +36,7 @@ final class SimulatorLoop {
     private let control: ControlChannel
     private let monitor: SimulatorMonitor
     private let logger: Logger
+    private let requestObserver: RequestObserver?
     private var timers = TimerQueue<TimerEvent>()
     private var deltas: [LaneDelta]
     private var dirty: [Int] = []
@@ -52,6 +54,7 @@ final class SimulatorLoop {
         control = configuration.control
         monitor = configuration.monitor
         logger = configuration.logger
+        requestObserver = configuration.requestObserver
         apps = configuration.lanes.map {
             TerminalApp(
                 lane: $0.id, platform: $0.platform, behaviour: $0.behaviour, seed: configuration.seed,
@@ -213,6 +216,10 @@ final class SimulatorLoop {
         let link = links[lane]
         let app = apps[lane]
         publish(lane) { $0.urls.append(String(decoding: urlBytes, as: UTF8.self)) }
+        requestObserver?(
+            ObservedRequest(
+                lane: link.id, reference: String(decoding: reference, as: UTF8.self),
+                url: String(decoding: urlBytes, as: UTF8.self)))
         switch app.behaviour.fault {
         case .dropLinkOnOpen:
             logger.debug("fault: link dropped on open", metadata: ["lane": "\(link.id)"])
