@@ -6,7 +6,8 @@ import CYaml
 /// Yams composes aliases by sharing, which is cheap, but checks each mapping for duplicate keys by hashing
 /// the keys whole: a key that is an alias of a large collection (`[?*a7]`) is hashed expanded, exponential
 /// in the nesting of anchors. Counting first, in linear time, lets an alias bomb be refused before Yams
-/// sees it, wherever its aliases stand.
+/// sees it, wherever its aliases stand. (`CYaml` is the libyaml that Yams builds and links; its module is
+/// visible to Yams' dependants.)
 enum YAMLExpansion {
     /// Whether `yaml` expands to more than `limit` values (scalars, sequences and mappings). Text that
     /// libyaml cannot parse counts what it held up to the error (Yams then reports the error).
