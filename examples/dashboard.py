@@ -36,11 +36,13 @@ def main():
         while args.count is None or seen < args.count:
             topic, body = socket.recv_multipart()
             topic, event = topic.decode(), json.loads(body)
-            seen += 1
             lane, kind, name = topic.split(".", 2)
             if last and not args.lane and (event["epoch"], event["seq"]) != (last[0], last[1] + 1):
                 print("  (missed events or the bridge restarted: ask 'lanes' and 'status' on the command socket)")
             last = (event["epoch"], event["seq"])
+            if lane == "bridge" and kind == "heartbeat":
+                continue  # the bridge is alive; nothing to show (a bridge that stopped sends none)
+            seen += 1
 
             if name in ("accepted", "forwarded", "delivered") and kind != "abort":
                 lanes[lane] = f"{kind} {event['id']} in flight"

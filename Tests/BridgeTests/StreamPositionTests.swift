@@ -7,15 +7,15 @@ import Testing
 /// with the event stream by the `epoch` and `seq` the snapshot carries (docs/PROTOCOL.md §4).
 @Suite("Heartbeat events and the lanes snapshot's place in the stream")
 struct StreamPositionTests {
-    @Test("bridge.heartbeat comes every heartbeatEventMs, stamped, with commands in flight and lanes up")
+    @Test("bridge.heartbeat.beat comes every heartbeatEventMs, stamped, with commands in flight and lanes up")
     func heartbeat() throws {
         let harness = try BridgeHarness(lanes: [
             SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios),
             SimulatedLane(id: "lane-2", endpoint: "tcp://127.0.0.1:*", platform: .android),
         ]) { $0.heartbeatEventMs = 1000 }
         try harness.forgetEvents()
-        let first = try harness.event("bridge.heartbeat", timeoutMs: 5000)
-        let second = try harness.event("bridge.heartbeat", timeoutMs: 5000) { $0["seq"] != first["seq"] }
+        let first = try harness.event("bridge.heartbeat.beat", timeoutMs: 5000)
+        let second = try harness.event("bridge.heartbeat.beat", timeoutMs: 5000) { $0["seq"] != first["seq"] }
         #expect(first["lanesUp"]?.intValue == 2)
         #expect(first["inFlight"]?.intValue == 0)
         #expect(first["epoch"] == second["epoch"])
@@ -23,7 +23,8 @@ struct StreamPositionTests {
         let secondSeq = try #require(second["seq"]?.intValue)
         #expect(secondSeq > firstSeq)
         #expect(second["time"]?.stringValue != nil)
-        #expect(Topic(parsing: "bridge.heartbeat")?.isHeartbeat == true)
+        #expect(Topic(parsing: "bridge.heartbeat.beat")?.isHeartbeat == true)
+        #expect(Topic(parsing: "bridge.heartbeat.beat")?.commandEvent == nil)
     }
 
     @Test("the lanes reply carries the epoch and the seq of the last event published before it")

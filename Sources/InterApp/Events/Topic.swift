@@ -46,9 +46,10 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
         Topic(lane: bridgeLane, subject: journalSubject, event: event.rawValue)
     }
 
-    /// `bridge.heartbeat`: the bridge is alive, every `heartbeatEventMs` (docs/PROTOCOL.md §4); the one
-    /// topic of two parts, as the operations contract spells it.
-    public static let heartbeat = Topic(lane: bridgeLane, subject: "heartbeat", event: "")
+    /// `bridge.heartbeat.beat`: the bridge is alive, every `heartbeatEventMs` (docs/PROTOCOL.md §4). Three
+    /// parts like every topic, so v1 subscribers that split topics in three keep working; a subscription to
+    /// `bridge.heartbeat`, as the operations contract names it, matches it.
+    public static let heartbeat = Topic(lane: bridgeLane, subject: "heartbeat", event: "beat")
 
     /// Whether this is ``heartbeat``.
     public var isHeartbeat: Bool { self == Self.heartbeat }
@@ -80,12 +81,8 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
         Topic(lane: lane, subject: batchSubject, event: event.rawValue)
     }
 
-    /// Reads a topic as received; nil when it has not three dotted parts (or is not ``heartbeat``).
+    /// Reads a topic as received; nil when it has not three dotted parts.
     public init?(parsing text: some StringProtocol) {
-        if text == Self.heartbeat.description {
-            self = Self.heartbeat
-            return
-        }
         let parts = text.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
         self.init(lane: String(parts[0]), subject: String(parts[1]), event: String(parts[2]))
@@ -109,5 +106,5 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
     public static func prefix(lane: String) -> String { "\(lane)." }
 
     /// The topic as it travels.
-    public var description: String { event.isEmpty ? "\(lane).\(subject)" : "\(lane).\(subject).\(event)" }
+    public var description: String { "\(lane).\(subject).\(event)" }
 }
