@@ -43,6 +43,11 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .customLong("host-ms"), help: "How long the host takes to answer once the card is read, in ms.")
     var hostMilliseconds: Int = 700
 
+    @Option(
+        name: .customLong("screen-ms"),
+        help: "How long each screen a request asks for (show_receipt, show_transaction_result, show_rating) stays.")
+    var screenMilliseconds = 0
+
     @Flag(name: .customLong("zero-delay"), help: "Answer at once (both phases 0 ms), for benchmarks.")
     var zeroDelay = false
 
@@ -71,8 +76,8 @@ struct SimulateCommand: ParsableCommand {
         guard basePort == 0 || ((1...65535).contains(basePort) && basePort + lanes - 1 <= 65535) else {
             throw ValidationError("--base-port must leave room for \(lanes) ports below 65536.")
         }
-        guard cardMilliseconds >= 0, hostMilliseconds >= 0 else {
-            throw ValidationError("--card-ms and --host-ms must not be negative.")
+        guard cardMilliseconds >= 0, hostMilliseconds >= 0, screenMilliseconds >= 0 else {
+            throw ValidationError("--card-ms, --host-ms and --screen-ms must not be negative.")
         }
         _ = try relaySecretKey()
     }
@@ -121,6 +126,7 @@ struct SimulateCommand: ParsableCommand {
         let behaviour = LaneBehaviour(
             cardPresentment: zeroDelay ? phases : .milliseconds(cardMilliseconds),
             host: zeroDelay ? phases : .milliseconds(hostMilliseconds),
+            screens: zeroDelay ? phases : .milliseconds(screenMilliseconds),
             encoding: encoding == .clean ? .clean : .realistic)
         return (1...lanes).map { index in
             let lanePlatform: SimulatorPlatform =

@@ -7,6 +7,9 @@ public struct LaneBehaviour: Sendable, Equatable {
     public var cardPresentment: PhaseDuration
     /// How long the app waits for the host once the card is read. Cancels use it too.
     public var host: PhaseDuration
+    /// How long each screen a request asks for (`show_receipt`, `show_transaction_result`, `show_rating`)
+    /// stays before it is dismissed and the app returns to the caller; 0 returns at once, as if none.
+    public var screens: PhaseDuration
     /// How callback values are written.
     public var encoding: CallbackEncoding
     /// A fault shown on every request, or nil for a well-behaved lane.
@@ -21,6 +24,7 @@ public struct LaneBehaviour: Sendable, Equatable {
     public init(
         cardPresentment: PhaseDuration = .milliseconds(0),
         host: PhaseDuration = .milliseconds(0),
+        screens: PhaseDuration = .milliseconds(0),
         encoding: CallbackEncoding = .realistic,
         fault: Fault? = nil,
         script: [ScriptedOutcome] = [],
@@ -28,6 +32,7 @@ public struct LaneBehaviour: Sendable, Equatable {
     ) {
         self.cardPresentment = cardPresentment
         self.host = host
+        self.screens = screens
         self.encoding = encoding
         self.fault = fault
         self.script = script

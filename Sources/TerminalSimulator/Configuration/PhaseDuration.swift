@@ -4,4 +4,12 @@ public enum PhaseDuration: Sendable, Equatable {
     case milliseconds(Int)
     /// The phase lasts until ``Simulator/release(lane:)`` is called for its lane.
     case manual
+
+    /// This duration `count` times over (several screens in a row); manual stays manual.
+    func times(_ count: Int) -> PhaseDuration {
+        switch self {
+        case .milliseconds(let milliseconds): .milliseconds(milliseconds * count)
+        case .manual: .manual
+        }
+    }
 }

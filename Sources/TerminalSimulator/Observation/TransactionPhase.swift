@@ -6,4 +6,8 @@ public enum TransactionPhase: String, Sendable, CaseIterable {
     case cardPresentment
     /// The card is read and the request is with the host: an abort now gets no answer.
     case host
+    /// The transaction is done and the app shows the screens the request asked for (`show_receipt`,
+    /// `show_transaction_result`, `show_rating`) before it returns to the caller: an abort gets no answer,
+    /// the callback follows once they are dismissed.
+    case screens
 }

@@ -18,7 +18,7 @@ extension TerminalApp {
         let work = CancelWork(
             amount: amount, reference: nonEmpty(request.value("referenceNumber")),
             orderCode: nonEmpty(request.value("orderCode")), shortOrderCode: nonEmpty(request.value("shortOrderCode")))
-        begin(.cancel(work), callback: callback, in: .cardPresentment)
+        begin(.cancel(work), callback: callback, screens: ScreenRequest.count(request), in: .cardPresentment)
     }
 
     /// The sale a cancel reverses once the card is read: the one its reference names, or the latest.
@@ -73,15 +73,14 @@ extension TerminalApp {
             url.add("tid", terminalId, quirk: platform == .ios ? .spaceBeforeValue : .none)
             url.add("transactionDate", date)
             url.add("transactionId", transactionId)
-            emit(url.url)
-            record(
-                SimulatedTransaction(
+            returnToCaller(
+                url.url,
+                recording: SimulatedTransaction(
                     kind: .cancel, outcome: .approved, amount: amount, clientTransactionId: sale.clientTransactionId,
                     transactionId: transactionId, transactionDate: date, accountNumber: sale.accountNumber,
                     cardType: sale.cardType, verificationMethod: sale.verificationMethod,
                     cancelledReferenceNumber: sale.referenceNumber, callbackURL: url.url))
-            finish()
-        case .idle:
+        case .idle, .screens:
             break
         }
     }

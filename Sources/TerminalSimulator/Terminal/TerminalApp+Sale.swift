@@ -14,7 +14,9 @@ extension TerminalApp {
         case .success(let sale):
             let outcome =
                 behaviour.script.isEmpty ? OutcomeRule.outcome(forAmount: sale.amount) : behaviour.script.removeFirst()
-            begin(.sale(sale, outcome: outcome), callback: callback, in: .cardPresentment)
+            begin(
+                .sale(sale, outcome: outcome), callback: callback, screens: ScreenRequest.count(request),
+                in: .cardPresentment)
         }
     }
 
@@ -33,7 +35,7 @@ extension TerminalApp {
             enter(.host)
         case .host:
             completeSale(sale, outcome: outcome, activity: current!)
-        case .idle:
+        case .idle, .screens:
             break
         }
     }
@@ -138,9 +140,7 @@ extension TerminalApp {
             url.add("transactionDate", record.transactionDate!)
         }
         record.callbackURL = url.url
-        emit(url.url)
-        self.record(record)
-        finish()
+        returnToCaller(url.url, recording: record)
     }
 
     /// The installments the sale ends with: the preferred number when it is within 2…36, otherwise the

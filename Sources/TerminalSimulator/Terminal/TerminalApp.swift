@@ -41,6 +41,10 @@ final class TerminalApp {
         var waitingForRelease = false
         var card: CardProfile?
         var verificationMethod: String?
+        /// How many screens the request asked for before the app returns (see ``ScreenRequest``).
+        var screens = 0
+        /// The callback held while those screens show.
+        var pendingCallback: String?
     }
 
     /// A cancel in flight: the amount asked and, once known, the sale it reverses.
@@ -117,9 +121,23 @@ final class TerminalApp {
     // MARK: - Phases
 
     /// Starts `work` in `phase`.
-    func begin(_ work: Activity.Work, callback: String, in phase: TransactionPhase) {
-        current = Activity(work: work, callback: callback)
+    func begin(_ work: Activity.Work, callback: String, screens: Int = 0, in phase: TransactionPhase) {
+        current = Activity(work: work, callback: callback, screens: screens)
         enter(phase)
+    }
+
+    /// Ends the transaction with `callback`: at once, or after the screens the request asked for.
+    /// `record` (the transaction, for the history) is kept at once either way.
+    func returnToCaller(_ callback: String, recording record: SimulatedTransaction) {
+        guard let activity = current, activity.screens > 0, behaviour.screens != .milliseconds(0) else {
+            emit(callback)
+            self.record(record)
+            finish()
+            return
+        }
+        self.record(record)
+        current!.pendingCallback = callback
+        enter(.screens)
     }
 
     /// Enters a phase and waits as long as the behaviour says (or not at all).
@@ -128,7 +146,12 @@ final class TerminalApp {
         current!.phase = phase
         current!.waitingForRelease = false
         effects.append(.phase(phase))
-        let duration = phase == .cardPresentment ? behaviour.cardPresentment : behaviour.host
+        let duration =
+            switch phase {
+            case .cardPresentment: behaviour.cardPresentment
+            case .screens: behaviour.screens.times(current!.screens)
+            case .host, .idle: behaviour.host
+            }
         switch duration {
         case .milliseconds(let milliseconds) where milliseconds <= 0:
             phaseEnded()
@@ -164,6 +187,11 @@ final class TerminalApp {
 
     private func phaseEnded() {
         guard let activity = current else { return }
+        if activity.phase == .screens {
+            if let callback = activity.pendingCallback { emit(callback) }
+            finish()
+            return
+        }
         switch activity.work {
         case .sale: saleStep(activity)
         case .cancel: cancelStep(activity)
