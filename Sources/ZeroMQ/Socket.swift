@@ -131,11 +131,33 @@ extension Socket {
         return frames
     }
 
+    /// Receives a whole message like ``receive(wait:)``, with the ZAP user id its peer was admitted under
+    /// (`User-Id`, the name a ``ZAPHandler`` answered); nil on a socket without authentication.
+    public func receiveWithUserId(wait: Bool = true) throws(ZMQError) -> (frames: [[UInt8]], userId: String?)? {
+        guard let first = try receiveFrame(wait: wait, userId: true) else { return nil }
+        var frames = [first.bytes]
+        var userId = first.userId
+        var more = first.more
+        while more {
+            guard let next = try receiveFrame(wait: true, userId: true) else { break }
+            frames.append(next.bytes)
+            userId = userId ?? next.userId
+            more = next.more
+        }
+        return (frames, userId)
+    }
+
     /// Receives one frame through a `zmq_msg_t`, so its size has no limit but the socket's.
     ///
     /// - Returns: the bytes and whether more frames of the same message follow, or nil when nothing
     ///   arrived in time.
     public func receiveFrame(wait: Bool = true) throws(ZMQError) -> (bytes: [UInt8], more: Bool)? {
+        try receiveFrame(wait: wait, userId: false).map { ($0.bytes, $0.more) }
+    }
+
+    private func receiveFrame(wait: Bool, userId: Bool) throws(ZMQError) -> (
+        bytes: [UInt8], more: Bool, userId: String?
+    )? {
         let handle = try liveHandle("receive")
         var message = zmq_msg_t()
         zmq_msg_init(&message)
@@ -154,6 +176,11 @@ extension Socket {
             let data = zmq_msg_data(&message)!
             bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: size))
         }
-        return (bytes, zmq_msg_more(&message) == 1)
+        var peer: String?
+        if userId, let property = zmq_msg_gets(&message, "User-Id") {
+            let text = String(cString: property)
+            peer = text.isEmpty ? nil : text
+        }
+        return (bytes, zmq_msg_more(&message) == 1, peer)
     }
 }

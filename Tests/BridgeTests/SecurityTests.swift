@@ -157,6 +157,33 @@ struct SecurityTests {
         #expect(bridge.simulator.openedURLCount(lane: "lane-2") == 0)
     }
 
+    @Test("the admitted client's name is in the reply, every event of the command, status, and the journal")
+    func whoDidWhat() throws {
+        let bridge = try SecureBridge()
+        #expect(bridge.simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
+        let events = try bridge.subscriber(bridge.pos)
+        try events.setReceiveTimeout(200)
+        let pos = try bridge.client(bridge.pos)
+        var bodies: [String: JSONObject] = [:]
+        for attempt in 0..<25 where bodies["lane-1.sale.result"] == nil {
+            let id = "who-\(attempt)"
+            let reply = try bridge.call(pos, saleJSON(id: id, lane: "lane-1", amount: 100))
+            #expect(reply?["client"]?.stringValue == "pos-7")
+            bodies.removeAll()
+            while let frames = try events.receive() {
+                let body = try JSONValue.parse(frames[1]).objectValue
+                if body?["id"]?.stringValue == id { bodies[String(decoding: frames[0], as: UTF8.self)] = body }
+            }
+        }
+        for topic in ["lane-1.sale.accepted", "lane-1.sale.forwarded", "lane-1.sale.delivered", "lane-1.sale.result"] {
+            #expect(bodies[topic]?["client"]?.stringValue == "pos-7", "\(topic) lacks the client")
+        }
+        let id = try #require(bodies["lane-1.sale.result"]?["id"]?.stringValue)
+        let status = try bridge.call(pos, #"{"id":"st-1","action":"status","ref":"\#(id)"}"#)
+        #expect(status?["result"]?["client"]?.stringValue == "pos-7")
+        #expect(status?["result"]?["reply"]?["client"]?.stringValue == "pos-7")
+    }
+
     @Test("the configuration's description never holds the secret key")
     func secretNeverDescribed() throws {
         let bridge = try SecureBridge()

@@ -27,6 +27,8 @@ final class CommandRecord {
     let lookupFor: String?
     /// For a sale: the amount and tip it asked for, checked against what the terminal approved.
     var requested: RequestedAmounts?
+    /// The admitted client that sent it first; nil on plain sockets.
+    var client: String?
     /// The URL to send; it holds the merchant key, so it lives in memory only, until it is sent.
     var pendingURL: String?
 

@@ -9,7 +9,8 @@ extension Correlator {
 
     /// Takes one command frame from `target`: validates it, answers queries, and sends terminal
     /// commands on their way (after the journal commit the loop makes).
-    func receiveCommand(_ frame: [UInt8], from target: ReplyTarget) {
+    /// `client` is the admitted client's name when the bridge has security (nil on plain sockets).
+    func receiveCommand(_ frame: [UInt8], from target: ReplyTarget, client: String? = nil) {
         let command: Command
         do {
             command = try decoder.decode(frame)
@@ -21,11 +22,13 @@ extension Correlator {
         case .ping: answerPing(command, to: target)
         case .lanes: answerLanes(command, to: target)
         case .status(let ref): answerStatus(command, ref: ref, to: target)
-        case .terminal(let terminal): receiveTerminal(command, terminal, from: target)
+        case .terminal(let terminal): receiveTerminal(command, terminal, from: target, client: client)
         }
     }
 
-    private func receiveTerminal(_ command: Command, _ terminal: TerminalCommand, from target: ReplyTarget) {
+    private func receiveTerminal(
+        _ command: Command, _ terminal: TerminalCommand, from target: ReplyTarget, client: String?
+    ) {
         func rejection(_ code: RejectionCode, _ message: String) -> Rejection {
             Rejection(code, message, id: command.id, lane: terminal.lane, action: command.action)
         }
@@ -75,13 +78,15 @@ extension Correlator {
             id: command.id, lane: lane.id, action: terminal.action, clientTransactionId: terminal.clientTransactionId,
             fingerprint: command.fingerprint, deadlineMs: now + Int64(timeout), waiters: [target])
         if terminal.action == .sale { record.requested = RequestedAmounts(terminal) }
+        record.client = client
         emit(
             .journal(
                 .insert(
                     StoredCommand(
                         id: record.id, lane: lane.id, action: terminal.action.rawValue,
                         fingerprint: command.fingerprint, clientTransactionId: record.clientTransactionId,
-                        state: .accepted, outcome: nil, reply: nil, deadlineMs: record.deadlineMs, createdMs: now))))
+                        state: .accepted, outcome: nil, reply: nil, deadlineMs: record.deadlineMs, createdMs: now,
+                        client: client))))
         records[record.id] = record
         guard lane.connected else {
             finalize(

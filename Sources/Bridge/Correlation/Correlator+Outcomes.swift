@@ -22,8 +22,11 @@ struct FinalOutcome {
 
 extension Correlator {
     /// Builds a reply object in the contract's shape.
-    static func replyObject(id: String?, lane: String?, action: String?, _ final: FinalOutcome) -> JSONObject {
+    static func replyObject(
+        id: String?, lane: String?, action: String?, client: String? = nil, _ final: FinalOutcome
+    ) -> JSONObject {
         var reply = Reply(id: id, lane: lane, action: action, outcome: final.outcome, message: final.message)
+        reply.client = client
         reply.reason = final.outcome == .failure ? (final.reason ?? .other) : nil
         reply.result = final.result
         reply.ref = final.ref
@@ -56,7 +59,8 @@ extension Correlator {
                 "\(record.action.rawValue) ended \(final.outcome.rawValue)",
                 metadata: ["id": "\(record.id)", "lane": "\(record.lane)", "why": "\(final.message ?? "-")"])
         }
-        let reply = Self.replyObject(id: record.id, lane: record.lane, action: record.action.rawValue, final)
+        let reply = Self.replyObject(
+            id: record.id, lane: record.lane, action: record.action.rawValue, client: record.client, final)
         let bytes = JSONValue.object(reply).serialized()
         let text = String(decoding: bytes, as: UTF8.self)
         let now = nowMs()
@@ -69,7 +73,7 @@ extension Correlator {
         finalizedSinceCommit[record.id] = StoredCommand(
             id: record.id, lane: record.lane, action: record.action.rawValue, fingerprint: record.fingerprint,
             clientTransactionId: record.clientTransactionId, state: .final, outcome: final.outcome.rawValue,
-            reply: text, deadlineMs: nil, createdMs: now)
+            reply: text, deadlineMs: nil, createdMs: now, client: record.client)
         if let lane = lanes[record.lane] {
             if lane.current === record { lane.current = nil }
             lane.aborts.removeAll { $0 === record }
@@ -93,7 +97,7 @@ extension Correlator {
         {
             checkAmounts(requested, &final, id: stored.id, lane: lane, action: stored.action)
         }
-        let reply = Self.replyObject(id: stored.id, lane: lane, action: stored.action, final)
+        let reply = Self.replyObject(id: stored.id, lane: lane, action: stored.action, client: stored.client, final)
         let text = JSONValue.object(reply).serializedString
         let now = nowMs()
         emit(.journal(.final(id: stored.id, outcome: final.outcome.rawValue, reply: text, late: true, atMs: now)))
@@ -130,6 +134,7 @@ extension Correlator {
         body["id"] = .string(record.id)
         body["lane"] = .string(record.lane)
         body["action"] = .string(record.action.rawValue)
+        if let client = record.client { body["client"] = .string(client) }
         emitEvent(.command(lane: record.lane, action: record.action.rawValue, event), body)
     }
 

@@ -44,6 +44,7 @@ extension Correlator {
             result["state"] = .string(record.state.rawValue)
             result["lane"] = .string(record.lane)
             result["action"] = .string(record.action.rawValue)
+            if let client = record.client { result["client"] = .string(client) }
             answerQuery(command, result, to: target)
             return
         }
@@ -65,6 +66,7 @@ extension Correlator {
             result["state"] = .string(stored.state.rawValue)
             if let lane = stored.lane { result["lane"] = .string(lane) }
             result["action"] = .string(stored.action)
+            if let client = stored.client { result["client"] = .string(client) }
             if let outcome = stored.outcome { result["outcome"] = .string(outcome) }
             if let text = stored.reply, let reply = try? JSONValue.parse(Array(text.utf8)) { result["reply"] = reply }
         } else {

@@ -53,6 +53,7 @@ final class Correlator {
                 fingerprint: stored.fingerprint, deadlineMs: stored.deadlineMs ?? clock.nowMs(), waiters: [])
             record.state = .forwarded
             record.mayHaveOpened = true
+            record.client = stored.client
             if action == .sale { record.requested = RequestedAmounts(fingerprint: stored.fingerprint) }
             records[record.id] = record
             if action == .abort {

@@ -6,7 +6,7 @@ import InterApp
 public struct ExportedCommand: Sendable, Equatable {
     /// The command's `id`.
     public var id: String
-    /// The client that sent it: not recorded yet (always nil until commands carry a client identity).
+    /// The admitted client that sent it first (its name on the security allow-list); nil on plain sockets.
     public var client: String?
     public var lane: String?
     public var action: String
@@ -67,6 +67,7 @@ extension ExportedCommand {
             asked = try? JSONValue.parse(fingerprint).objectValue
         }
         self.id = id
+        client = reply["client"]?.stringValue
         self.lane = lane
         self.action = action
         amount = result["amount"]?.intValue ?? asked?["amount"]?.intValue

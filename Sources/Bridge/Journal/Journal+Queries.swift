@@ -75,6 +75,6 @@ extension Journal {
             id: row["id"], lane: row["lane"], action: row["action"], fingerprint: row["fingerprint"],
             clientTransactionId: row["client_transaction_id"],
             state: RecordState(rawValue: row["state"]) ?? .accepted, outcome: row["outcome"], reply: row["reply"],
-            deadlineMs: row["deadline_ms"], createdMs: row["created_ms"])
+            deadlineMs: row["deadline_ms"], createdMs: row["created_ms"], client: row["client"])
     }
 }

@@ -131,6 +131,9 @@ final class Journal {
         migrator.registerMigration("v1.1-automatic-batches") { db in
             try db.execute(sql: "ALTER TABLE batches ADD COLUMN automatic INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v1.1-command-client") { db in
+            try db.execute(sql: JournalSQL.commandClientColumn)
+        }
         try migrator.migrate(database)
     }
 
@@ -159,6 +162,9 @@ final class Journal {
                 row.id, row.lane, row.action, row.fingerprint, row.clientTransactionId, row.state.rawValue,
                 row.outcome, row.reply, row.deadlineMs, row.createdMs, row.createdMs,
             ])
+            if let client = row.client {
+                try db.cachedStatement(sql: JournalSQL.setClient).execute(arguments: [client, row.id])
+            }
         case .state(let id, let state, let at):
             try db.cachedStatement(sql: "UPDATE commands SET state = ?, updated_ms = ? WHERE id = ?")
                 .execute(arguments: [state.rawValue, at, id])

@@ -13,6 +13,8 @@ struct StoredCommand: Sendable, Equatable {
     /// The deadline in milliseconds since 1970, while outstanding.
     var deadlineMs: Int64?
     var createdMs: Int64
+    /// The admitted client that sent it first (its name on the allow-list); nil on plain sockets.
+    var client: String? = nil
 }
 
 /// Where a command is on its way.

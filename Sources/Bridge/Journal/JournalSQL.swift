@@ -50,7 +50,11 @@ package enum JournalSQL {
         "UPDATE commands SET state = 'final', outcome = ?, reply = ?, late = ?, updated_ms = ? WHERE id = ?"
     /// Columns of a stored command, in the order `Journal` reads them.
     package static let commandColumns =
-        "id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms"
+        "id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms, client"
+    /// Migration `v1.1-command-client`: who sent each command (security's client name).
+    package static let commandClientColumn = "ALTER TABLE commands ADD COLUMN client TEXT"
+    /// The sender of a command just inserted, when it came from an admitted client.
+    static let setClient = "UPDATE commands SET client = ? WHERE id = ?"
     /// The look-up of a command by id, made for every new command.
     package static let lookup = "SELECT \(commandColumns) FROM commands WHERE id = ?"
     /// Sales by lane and `clientTransactionId`, for late callbacks of sales that ended in any way.

@@ -144,17 +144,17 @@ final class BridgeLoop {
             try poller.poll(timeoutMilliseconds: pollTimeout())
             running = readControl()
             readSubscriptions()
-            drain(commands, index: 1) { frames in
+            drainCommands(commands, index: 1) { frames, client in
                 guard frames.count >= 2, let body = frames.last else { return }
                 if frames.count > 2, !frames[frames.count - 2].isEmpty {
                     correlator.rejectUnframed(frames.count - 1, to: .router(envelope: [frames[0]]))
                     return
                 }
-                correlator.receiveCommand(body, from: .router(envelope: Array(frames.dropLast())))
+                correlator.receiveCommand(body, from: .router(envelope: Array(frames.dropLast())), client: client)
             }
             if let pull {
-                drain(pull, index: 2) { frames in
-                    if let body = frames.last { correlator.receiveCommand(body, from: .pull) }
+                drainCommands(pull, index: 2) { frames, client in
+                    if let body = frames.last { correlator.receiveCommand(body, from: .pull, client: client) }
                 }
             }
             for (offset, link) in links.enumerated() {
@@ -192,6 +192,20 @@ final class BridgeLoop {
         var wait = max(0, lastTickMs + Self.tickMs - now)
         if let due = nextDueMs { wait = min(wait, max(0, due - now)) }
         return Int(wait)
+    }
+
+    /// ``drain(_:index:_:)`` for a command socket: with security, each message comes with the name of
+    /// the client the ZAP handler admitted.
+    private func drainCommands(_ socket: Socket, index: Int, _ handle: ([[UInt8]], String?) -> Void) {
+        guard configuration.security != nil else {
+            drain(socket, index: index) { handle($0, nil) }
+            return
+        }
+        guard !poller.ready(index).isEmpty else { return }
+        for _ in 0..<Self.drainLimit {
+            guard let message = try? socket.receiveWithUserId(wait: false) else { return }
+            handle(message.frames, message.userId)
+        }
     }
 
     private func drain(_ socket: Socket, index: Int, _ handle: ([[UInt8]]) -> Void) {

@@ -25,6 +25,8 @@ public struct Reply: Sendable, Equatable {
     public var late: Bool
     /// For a late result: the outcome the command had been answered before.
     public var earlier: JSONObject?
+    /// The admitted client that first sent the command (docs/SECURITY.md), when the bridge has security.
+    public var client: String?
 
     /// A reply with `outcome` and nothing else set.
     public init(id: String?, lane: String? = nil, action: String? = nil, outcome: Outcome, message: String? = nil) {
@@ -48,6 +50,7 @@ public struct Reply: Sendable, Equatable {
         reply["id"] = id.map(JSONValue.string) ?? .null
         if let lane { reply["lane"] = .string(lane) }
         if let action { reply["action"] = .string(action) }
+        if let client { reply["client"] = .string(client) }
         reply["outcome"] = .string(outcome.rawValue)
         if let reason { reply["reason"] = .string(reason.rawValue) }
         if let message { reply["message"] = .string(message) }
