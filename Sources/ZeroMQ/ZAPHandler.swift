@@ -43,12 +43,8 @@ public final class ZAPHandler: Sendable {
         context: Context, clients: [ZAPClient],
         onRefusal: @escaping @Sendable (_ keyPrefix: String, _ domain: String) -> Void = { _, _ in }
     ) throws(ZMQError) {
-        var byKey: [[UInt8]: ZAPClient] = [:]
-        for client in clients {
-            if let key = Z85.decode(client.publicKey), key.count == 32 { byKey[key] = client }
-        }
-        let allowed = byKey
         let state = State()
+        state.replace(Self.byKey(clients))
         self.state = state
         let ready = DispatchSemaphore(value: 0)
         let startError = ErrorBox()
@@ -66,7 +62,7 @@ public final class ZAPHandler: Sendable {
                 return
             }
             ready.signal()
-            Self.serve(socket, allowed: allowed, state: state, onRefusal: onRefusal)
+            Self.serve(socket, state: state, onRefusal: onRefusal)
             socket.close()
         }
         thread.name = "zap-handler"
@@ -82,6 +78,17 @@ public final class ZAPHandler: Sendable {
     /// Stops the handler if ``stop()`` was not called, so that its thread does not keep the context alive.
     deinit { stop() }
 
+    /// Replaces the allow-list: from the next authentication on (a connection already admitted stays).
+    public func replaceClients(_ clients: [ZAPClient]) { state.replace(Self.byKey(clients)) }
+
+    private static func byKey(_ clients: [ZAPClient]) -> [[UInt8]: ZAPClient] {
+        var byKey: [[UInt8]: ZAPClient] = [:]
+        for client in clients {
+            if let key = Z85.decode(client.publicKey), key.count == 32 { byKey[key] = client }
+        }
+        return byKey
+    }
+
     /// The number of requests refused so far.
     public var refusedCount: Int { state.refused() }
 
@@ -92,7 +99,7 @@ public final class ZAPHandler: Sendable {
     }
 
     private static func serve(
-        _ socket: Socket, allowed: [[UInt8]: ZAPClient], state: State,
+        _ socket: Socket, state: State,
         onRefusal: @Sendable (String, String) -> Void
     ) {
         while !state.isStopped() {
@@ -105,7 +112,7 @@ public final class ZAPHandler: Sendable {
             let mechanism = wellFormed ? String(decoding: request[5], as: UTF8.self) : ""
             let key = wellFormed && request.count > 6 ? request[6] : []
             let domain = wellFormed ? String(decoding: request[2], as: UTF8.self) : ""
-            let client = mechanism == "CURVE" ? allowed[key] : nil
+            let client = mechanism == "CURVE" ? state.client(key) : nil
             let admitted = client.map { $0.domains?.contains(domain) ?? true } ?? false
             if !admitted {
                 state.countRefusal()
@@ -125,6 +132,9 @@ public final class ZAPHandler: Sendable {
         private let lock = Lock()
         private var stopped = false
         private var refusals = 0
+        private var clients: [[UInt8]: ZAPClient] = [:]
+        func replace(_ clients: [[UInt8]: ZAPClient]) { lock.withLock { self.clients = clients } }
+        func client(_ key: [UInt8]) -> ZAPClient? { lock.withLock { clients[key] } }
         func markStopped() -> Bool {
             lock.withLock {
                 if stopped { return false }

@@ -2,9 +2,11 @@ import Bridge
 import Logging
 
 /// What a SIGHUP does to a running bridge (docs/OPERATIONS.md, "Reloading"): the file is read and
-/// checked again; a file with any problem changes nothing; a good file's log level applies at once;
-/// every other difference from the running configuration is named, and waits for a restart.
+/// checked again; a file with any problem changes nothing; a good file's log level and client allow-list
+/// apply at once; every other difference from the running configuration is named, and waits for a restart.
 struct ConfigurationReload: Sendable {
+    /// The running bridge, whose allow-list a reload replaces.
+    let bridge: Bridge
     /// The file the bridge started from; nil on the embedded default.
     let file: String?
     /// The configuration the bridge runs on.
@@ -27,6 +29,7 @@ struct ConfigurationReload: Sendable {
             return "running; the last reload was refused (see the log)"
         }
         applyLogLevel(candidate.log.level, logger: logger)
+        applyAllowList(candidate.security, logger: logger)
         let waiting = Self.differences(running, candidate)
         if waiting.isEmpty {
             logger.notice("SIGHUP: \(file) reloaded")
@@ -36,6 +39,17 @@ struct ConfigurationReload: Sendable {
             )
         }
         return "running; configuration reloaded"
+    }
+
+    /// A changed client list under the same bridge key applies at once: a removed client is refused from
+    /// its next connection on. Adding or removing `security`, or another key, waits for a restart.
+    private func applyAllowList(_ security: SecuritySettings?, logger: Logger) {
+        guard let old = running.security, let new = security, old.secretKey == new.secretKey else { return }
+        bridge.replaceClients(new.clients)
+        if old.clients != new.clients {
+            let names = Set(new.clients.map(\.name)).sorted().joined(separator: ", ")
+            logger.notice("SIGHUP: the allow-list now holds \(new.clients.count) key(s): \(names)")
+        }
     }
 
     private func applyLogLevel(_ name: String, logger: Logger) {
@@ -67,13 +81,8 @@ struct ConfigurationReload: Sendable {
             ("shutdownGraceMs", { "\($0.shutdownGraceMs)" }), ("heartbeatIntervalMs", { "\($0.heartbeatIntervalMs)" }),
             ("heartbeatTimeoutMs", { "\($0.heartbeatTimeoutMs)" }), ("heartbeatEventMs", { "\($0.heartbeatEventMs)" }),
             ("batchExpiryHours", { "\($0.batchExpiryHours)" }),
-            (
-                "security",
-                {
-                    $0.security.map { "\($0.publicKey) \($0.clients.map { "\($0.name) \($0.publicKey) \($0.roles)" })" }
-                        ?? ""
-                }
-            ),
+            // The allow-list itself applies at once (``applyAllowList``); the bridge's key does not.
+            ("security", { $0.security.map { "\($0.publicKey) \($0.requireLaneKeys)" } ?? "" }),
             ("insecure", { "\($0.insecure)" }),
         ]
         let keys = settings.filter { $0.1(running) != $0.1(candidate) }.map(\.0)

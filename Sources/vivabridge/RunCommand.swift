@@ -72,7 +72,8 @@ struct RunCommand: AsyncParsableCommand {
                     notifier.ready("serving \(configuration.lanes.count) lane(s); commands on \(bound.command)")
                 }))
         let group = ServiceGroup(configuration: .init(services: services, logger: logger))
-        let reload = ConfigurationReload(file: config, running: configuration, levelFromFlag: logLevel != nil)
+        let reload = ConfigurationReload(
+            bridge: bridge, file: config, running: configuration, levelFromFlag: logLevel != nil)
         do {
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask {

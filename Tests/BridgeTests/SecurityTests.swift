@@ -165,7 +165,9 @@ struct SecurityTests {
         try events.setReceiveTimeout(200)
         let pos = try bridge.client(bridge.pos)
         var bodies: [String: JSONObject] = [:]
-        for attempt in 0..<25 where bodies["lane-1.sale.result"] == nil {
+        let topics = ["lane-1.sale.accepted", "lane-1.sale.forwarded", "lane-1.sale.delivered", "lane-1.sale.result"]
+        // A subscription takes effect some time after the connection: sell until one sale's events all arrive.
+        for attempt in 0..<25 where !topics.allSatisfy({ bodies[$0] != nil }) {
             let id = "who-\(attempt)"
             let reply = try bridge.call(pos, saleJSON(id: id, lane: "lane-1", amount: 100))
             #expect(reply?["client"]?.stringValue == "pos-7")
@@ -175,7 +177,7 @@ struct SecurityTests {
                 if body?["id"]?.stringValue == id { bodies[String(decoding: frames[0], as: UTF8.self)] = body }
             }
         }
-        for topic in ["lane-1.sale.accepted", "lane-1.sale.forwarded", "lane-1.sale.delivered", "lane-1.sale.result"] {
+        for topic in topics {
             #expect(bodies[topic]?["client"]?.stringValue == "pos-7", "\(topic) lacks the client")
         }
         let id = try #require(bodies["lane-1.sale.result"]?["id"]?.stringValue)

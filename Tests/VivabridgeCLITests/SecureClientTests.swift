@@ -3,7 +3,7 @@ import Testing
 import ZeroMQ
 
 /// `vivabridge send` against a bridge with security, as processes (docs/SECURITY.md §4).
-@Suite("send with CURVE: --key-file with --server-key or --config")
+@Suite("send with CURVE: --key-file with --server-key or --config; SIGHUP replaces the allow-list")
 struct SecureClientTests {
     @Test("an allowed client key gets its reply; no key, or a key not on the list, gets none (exit 5)")
     func sendWithKeys() throws {
@@ -58,6 +58,28 @@ struct SecureClientTests {
         #expect(noKeyWithConfig.errorOutput.contains("requires CURVE: give --key-file"))
         #expect(bridge.child.waitForErrorLine(containing: "client refused: key \(stranger.publicKey.prefix(8))") != nil)
         #expect(!bridge.child.errorOutput.contains(bridgeKeys.secretKey))
+
+        // SIGHUP with pos-7 taken off the list (the stranger put on): pos-7 is refused from then on.
+        let original = try String(contentsOf: bridge.config, encoding: .utf8)
+        try original.replacingOccurrences(
+            of: "name: pos-7, publicKey: \"\(pos.publicKey)\"",
+            with: "name: other, publicKey: \"\(stranger.publicKey)\""
+        )
+        .write(to: bridge.config, atomically: true, encoding: .utf8)
+        bridge.child.signal(SIGHUP)
+        #expect(bridge.child.waitForErrorLine(containing: "SIGHUP: the allow-list now holds 1 key(s): other") != nil)
+        let removed = try ChildProcess(
+            [
+                "send", "ping", "--command-endpoint", bridge.command, "--key-file", posKeyFile, "--server-key",
+                bridgeKeys.publicKey, "--wait-ms", "1000",
+            ])
+        #expect(removed.waitForExit(timeout: 20) == 5, "a removed client was still served")
+        let added = try ChildProcess(
+            [
+                "send", "ping", "--command-endpoint", bridge.command, "--key-file", strangerKeyFile, "--server-key",
+                bridgeKeys.publicKey, "--wait-ms", "10000",
+            ])
+        #expect(added.waitForExit(timeout: 20) == 0, "an added client was refused")
         bridge.child.signal(SIGTERM)
         #expect(bridge.child.waitForExit(timeout: 30) == 0)
     }

@@ -20,6 +20,8 @@ public final class Bridge: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let state = StartState()
     private let pulse = LoopPulse()
+    /// Admits CURVE clients by the allow-list; nil without `security`. Started before any socket binds.
+    private let zap: ZAPHandler?
 
     /// Prepares a bridge; nothing is bound until ``start()``.
     public init(configuration: BridgeConfiguration, clock: any BridgeClock = SystemBridgeClock(), logger: Logger)
@@ -30,6 +32,16 @@ public final class Bridge: Sendable {
         self.logger = logger
         context = try Context(ioThreads: 1, maxSockets: Int32(max(1024, configuration.lanes.count * 3 + 64)))
         control = ControlChannel(endpoint: "inproc://vivabridge-control-\(UUID().uuidString)")
+        zap = try BridgeLoop.startZAP(configuration.security, context: context, logger: logger)
+    }
+
+    /// Replaces the client allow-list (a SIGHUP reload): a removed client is refused from its next
+    /// connection on. False, and nothing changes, without `security`.
+    @discardableResult
+    public func replaceClients(_ clients: [SecuritySettings.Client]) -> Bool {
+        guard let zap else { return false }
+        zap.replaceClients(BridgeLoop.zapClients(clients))
+        return true
     }
 
     /// Binds every endpoint, connects every lane, and starts the bridge's thread.
@@ -97,6 +109,7 @@ public final class Bridge: Sendable {
         guard state.claimWait() else { return }
         finished.wait()
         control.close()
+        zap?.stop()
         context.terminate()
     }
 

@@ -10,11 +10,13 @@ extension BridgeLoop {
         guard let security else { return nil }
         let refusals = RefusalLog(logger: logger)
         return try ZAPHandler(
-            context: context,
-            clients: security.clients.map {
-                ZAPClient(name: $0.name, publicKey: $0.publicKey, domains: Set($0.roles.map(\.rawValue)))
-            },
+            context: context, clients: zapClients(security.clients),
             onRefusal: { refusals.record(keyPrefix: $0, domain: $1) })
+    }
+
+    /// The allow-list as the ZAP handler takes it: each client on the sockets (ZAP domains) its roles name.
+    static func zapClients(_ clients: [SecuritySettings.Client]) -> [ZAPClient] {
+        clients.map { ZAPClient(name: $0.name, publicKey: $0.publicKey, domains: Set($0.roles.map(\.rawValue))) }
     }
 
     /// Makes `socket` a CURVE server with the bridge's key whose peers the ZAP handler checks for `role`;

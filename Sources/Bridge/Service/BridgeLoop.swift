@@ -41,8 +41,6 @@ final class BridgeLoop {
     private let eventsIndex: Int
     private let laneBase: Int
     let bound: BoundEndpoints
-    /// Admits CURVE clients by the allow-list; nil without `security`.
-    private let zap: ZAPHandler?
     private let pulse: LoopPulse
 
     init(
@@ -57,7 +55,6 @@ final class BridgeLoop {
         correlator = Correlator(configuration: configuration, journal: journal, clock: clock, logger: logger)
         try correlator.restore()
 
-        zap = try Self.startZAP(configuration.security, context: context, logger: logger)
         Self.warnIfInsecure(configuration, logger: logger)
         control = try Socket(context, .pair)
         try control.bind(controlEndpoint)
@@ -293,6 +290,5 @@ final class BridgeLoop {
         events.close()
         control.close()
         journal.close()
-        zap?.stop()
     }
 }
