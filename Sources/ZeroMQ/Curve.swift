@@ -1,4 +1,5 @@
 import CZeroMQ
+import Foundation
 
 /// Z85, the text form of CURVE keys (ZeroMQ RFC 32).
 public enum Z85 {
@@ -48,6 +49,20 @@ public enum Z85 {
         for (value, char) in alphabet.enumerated() { table[Int(char)] = Int8(value) }
         return table
     }()
+}
+
+/// A key file as `vivabridge keygen --out` writes it (`NAME.key`, `NAME.pub`): one line of Z85.
+public enum CurveKeyFile {
+    /// The key `path` holds (surrounding white space ignored), or nil when the file cannot be read or
+    /// does not hold 40 characters of Z85.
+    public static func read(_ path: String) -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return Z85.isKey(key) ? key : nil
+    }
+
+    /// The file's text for `key`.
+    public static func contents(_ key: String) -> String { key + "\n" }
 }
 
 /// A CURVE key pair, both keys as 40 characters of Z85.

@@ -55,21 +55,14 @@ struct ClientEndpointOptions: ParsableArguments {
             }
             return nil
         }
-        guard let text = try? String(contentsOfFile: keyFile, encoding: .utf8) else {
-            throw ValidationError("--key-file \(keyFile): cannot be read")
-        }
-        let secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard Z85.isKey(secret), let publicKey = try? CurveKeyPair.publicKey(forSecretKey: secret) else {
+        guard let secret = CurveKeyFile.read(keyFile),
+            let publicKey = try? CurveKeyPair.publicKey(forSecretKey: secret)
+        else {
             throw ValidationError("--key-file \(keyFile): does not hold a CURVE secret key (one Z85 line)")
         }
         let server: String
         if let serverKey {
-            let given =
-                Z85.isKey(serverKey)
-                ? serverKey
-                : ((try? String(contentsOfFile: serverKey, encoding: .utf8)) ?? "").trimmingCharacters(
-                    in: .whitespacesAndNewlines)
-            guard Z85.isKey(given) else {
+            guard let given = Z85.isKey(serverKey) ? serverKey : CurveKeyFile.read(serverKey) else {
                 throw ValidationError("--server-key: neither a Z85 key of 40 characters nor a readable .pub file")
             }
             server = given

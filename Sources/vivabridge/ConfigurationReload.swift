@@ -30,7 +30,7 @@ struct ConfigurationReload: Sendable {
         }
         applyLogLevel(candidate.log.level, logger: logger)
         applyAllowList(candidate.security, logger: logger)
-        let waiting = Self.differences(running, candidate)
+        let waiting = running.restartDifferences(to: candidate)
         if waiting.isEmpty {
             logger.notice("SIGHUP: \(file) reloaded")
         } else {
@@ -60,33 +60,5 @@ struct ConfigurationReload: Sendable {
         }
         LogSetup.threshold.level = level
         logger.notice("SIGHUP: log level now \(name)")
-    }
-
-    /// The differences between two configurations that a running bridge cannot take without a restart,
-    /// one phrase each (log settings excluded: the level applies at once, the format at a restart).
-    static func differences(_ running: BridgeConfiguration, _ candidate: BridgeConfiguration) -> [String] {
-        var found: [String] = []
-        let old = Dictionary(running.lanes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let new = Dictionary(candidate.lanes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let added = candidate.lanes.map(\.id).filter { old[$0] == nil }
-        let removed = running.lanes.map(\.id).filter { new[$0] == nil }
-        let changed = candidate.lanes.map(\.id).filter { id in old[id].map { $0 != new[id] } ?? false }
-        if !added.isEmpty { found.append("lanes added: \(added.joined(separator: ", "))") }
-        if !removed.isEmpty { found.append("lanes removed: \(removed.joined(separator: ", "))") }
-        if !changed.isEmpty { found.append("lanes changed: \(changed.joined(separator: ", "))") }
-        let settings: [(String, (BridgeConfiguration) -> String)] = [
-            ("command", \.command), ("commandPull", { $0.commandPull ?? "" }), ("events", \.events),
-            ("journal", \.journal), ("journalSync", \.journalSync.rawValue), ("log.format", \.log.format.rawValue),
-            ("maxCommandBytes", { "\($0.maxCommandBytes)" }), ("abortGraceMs", { "\($0.abortGraceMs)" }),
-            ("shutdownGraceMs", { "\($0.shutdownGraceMs)" }), ("heartbeatIntervalMs", { "\($0.heartbeatIntervalMs)" }),
-            ("heartbeatTimeoutMs", { "\($0.heartbeatTimeoutMs)" }), ("heartbeatEventMs", { "\($0.heartbeatEventMs)" }),
-            ("batchExpiryHours", { "\($0.batchExpiryHours)" }),
-            // The allow-list itself applies at once (``applyAllowList``); the bridge's key does not.
-            ("security", { $0.security.map { "\($0.publicKey) \($0.requireLaneKeys)" } ?? "" }),
-            ("insecure", { "\($0.insecure)" }),
-        ]
-        let keys = settings.filter { $0.1(running) != $0.1(candidate) }.map(\.0)
-        if !keys.isEmpty { found.append(keys.joined(separator: ", ")) }
-        return found
     }
 }

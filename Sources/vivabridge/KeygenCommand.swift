@@ -33,8 +33,8 @@ struct KeygenCommand: ParsableCommand {
             FileHandle.standardError.write(Data("vivabridge: \(path) exists; keygen never overwrites a key\n".utf8))
             throw ExitCode(1)
         }
-        try Self.create(pair.secretKey + "\n", at: secretPath, mode: 0o600)
-        try Self.create(pair.publicKey + "\n", at: publicPath, mode: 0o644)
+        try Self.create(CurveKeyFile.contents(pair.secretKey), at: secretPath, mode: 0o600)
+        try Self.create(CurveKeyFile.contents(pair.publicKey), at: publicPath, mode: 0o644)
         print("public: \(pair.publicKey)")
         print("wrote \(secretPath) (secret, 0600) and \(publicPath)")
     }

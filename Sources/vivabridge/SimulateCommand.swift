@@ -85,9 +85,7 @@ struct SimulateCommand: ParsableCommand {
     /// The relays' CURVE secret key from `--secret-key-file`, or nil for plain relays.
     func relaySecretKey() throws -> String? {
         guard let secretKeyFile else { return nil }
-        let text = (try? String(contentsOfFile: secretKeyFile, encoding: .utf8)) ?? ""
-        let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard Z85.isKey(key) else {
+        guard let key = CurveKeyFile.read(secretKeyFile) else {
             throw ValidationError("--secret-key-file \(secretKeyFile): not a readable CURVE secret key (one Z85 line)")
         }
         return key

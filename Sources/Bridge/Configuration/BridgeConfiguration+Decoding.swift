@@ -77,7 +77,7 @@ extension BridgeConfiguration {
     }
 
     /// The whole-number keys: the range each accepts and the setting it sets.
-    private static var integerKeys: [(String, ClosedRange<Int>, WritableKeyPath<BridgeConfiguration, Int>)] {
+    static var integerKeys: [(String, ClosedRange<Int>, WritableKeyPath<BridgeConfiguration, Int>)] {
         [
             ("maxCommandBytes", 256...16_777_216, \.maxCommandBytes), ("abortGraceMs", 0...60_000, \.abortGraceMs),
             ("shutdownGraceMs", 0...600_000, \.shutdownGraceMs),

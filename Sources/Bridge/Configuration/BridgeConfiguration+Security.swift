@@ -93,14 +93,11 @@ extension BridgeConfiguration {
         }
         guard let node = item[file] else { return nil }
         let name = try nonEmpty(node, "\(path).\(file)")
-        guard let contents = try? String(contentsOfFile: name, encoding: .utf8) else {
-            throw ConfigurationError(key: "\(path).\(file)", "cannot read \(name)")
+        guard let key = CurveKeyFile.read(name) else {
+            throw ConfigurationError(
+                key: "\(path).\(file)", "\(name) cannot be read or does not hold a CURVE public key (one Z85 line)")
         }
-        let text = contents.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard Z85.isKey(text) else {
-            throw ConfigurationError(key: "\(path).\(file)", "\(name) does not hold a CURVE public key (one Z85 line)")
-        }
-        return text
+        return key
     }
 
     /// The Z85 secret key in `file`, which only its owner may read.
@@ -113,14 +110,11 @@ extension BridgeConfiguration {
             throw ConfigurationError(
                 key: key, "\(file) is readable by group or others; make it the owner's alone: chmod 600 \(file)")
         }
-        guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else {
-            throw ConfigurationError(key: key, "cannot read \(file)")
+        guard let secret = CurveKeyFile.read(file) else {
+            throw ConfigurationError(
+                key: key, "\(file) cannot be read or does not hold a CURVE secret key (one Z85 line)")
         }
-        let text = contents.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard Z85.isKey(text) else {
-            throw ConfigurationError(key: key, "\(file) does not hold a CURVE secret key (one Z85 line)")
-        }
-        return text
+        return secret
     }
 
     static func boolean(_ tree: ConfigTree, _ key: String) throws(ConfigurationError) -> Bool {
