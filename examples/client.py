@@ -3,6 +3,7 @@
 
     python3 examples/client.py                       # 12.00 on lane-1
     python3 examples/client.py --lane lane-3 --amount 1251
+    python3 examples/client.py --key-file till.key --server-key bridge.pub   # a bridge with security
 
 Needs pyzmq (Debian: apt-get install python3-zmq; or pip install pyzmq).
 """
@@ -14,6 +15,8 @@ import uuid
 
 import zmq
 
+import vivabridge_curve
+
 
 def main():
     parser = argparse.ArgumentParser(description="Send one sale to vivabridge.")
@@ -21,6 +24,7 @@ def main():
     parser.add_argument("--lane", default="lane-1")
     parser.add_argument("--amount", type=int, default=1200, help="in cents (1200 is 12.00)")
     parser.add_argument("--wait-ms", type=int, default=125_000, help="how long to wait for the reply")
+    vivabridge_curve.add_arguments(parser)
     args = parser.parse_args()
 
     # The id is the idempotency key: sending the same command again returns the same outcome.
@@ -29,6 +33,7 @@ def main():
     context = zmq.Context()
     socket = context.socket(zmq.DEALER)
     socket.setsockopt(zmq.LINGER, 0)
+    vivabridge_curve.apply(socket, args)
     socket.setsockopt(zmq.RCVTIMEO, args.wait_ms)
     socket.connect(args.endpoint)
     try:

@@ -4,6 +4,7 @@
     python3 examples/dashboard.py                    # every lane, until Ctrl-C
     python3 examples/dashboard.py --lane lane-1      # one lane (topics are "<lane>.<...>")
     python3 examples/dashboard.py --count 3          # exit after 3 events (for CI)
+    python3 examples/dashboard.py --key-file wall.key --server-key bridge.pub   # a bridge with security
 
 Needs pyzmq (Debian: apt-get install python3-zmq; or pip install pyzmq).
 """
@@ -14,17 +15,21 @@ import sys
 
 import zmq
 
+import vivabridge_curve
+
 
 def main():
     parser = argparse.ArgumentParser(description="Print vivabridge's events as a small live dashboard.")
     parser.add_argument("--events-endpoint", "--endpoint", dest="endpoint", default=os.environ.get("VIVABRIDGE_EVENTS", "tcp://127.0.0.1:5556"), help="the bridge's event endpoint")
     parser.add_argument("--lane", help="only this lane")
     parser.add_argument("--count", type=int, help="exit after this many events")
+    vivabridge_curve.add_arguments(parser)
     args = parser.parse_args()
 
     context = zmq.Context()
     socket = context.socket(zmq.SUB)
     socket.setsockopt(zmq.LINGER, 0)
+    vivabridge_curve.apply(socket, args)
     socket.setsockopt_string(zmq.SUBSCRIBE, f"{args.lane}." if args.lane else "")
     socket.connect(args.endpoint)
     print(f"listening to {args.endpoint}", flush=True)

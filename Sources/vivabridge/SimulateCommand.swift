@@ -71,6 +71,14 @@ struct SimulateCommand: ParsableCommand {
         help: "Serve every lane as a CURVE server with this secret key (the bridge pins its public key).")
     var secretKeyFile: String?
 
+    @Option(
+        name: .customLong("allow-key"),
+        help: ArgumentHelp(
+            "Admit only the bridge with this CURVE public key (Z85, or a .pub file); repeat for several bridges. "
+                + "Needs --secret-key-file.",
+            valueName: "KEY|FILE"))
+    var allowKeys: [String] = []
+
     func validate() throws {
         guard (1...1024).contains(lanes) else { throw ValidationError("--lanes must be between 1 and 1024.") }
         guard basePort == 0 || ((1...65535).contains(basePort) && basePort + lanes - 1 <= 65535) else {
@@ -80,6 +88,23 @@ struct SimulateCommand: ParsableCommand {
             throw ValidationError("--card-ms, --host-ms and --screen-ms must not be negative.")
         }
         _ = try relaySecretKey()
+        _ = try allowedBridgeKeys()
+    }
+
+    /// The bridges' public keys from `--allow-key` (each Z85 text or a file holding it), or nil for any bridge.
+    func allowedBridgeKeys() throws -> Set<String>? {
+        guard !allowKeys.isEmpty else { return nil }
+        guard secretKeyFile != nil else {
+            throw ValidationError("--allow-key needs --secret-key-file: only CURVE relays authenticate their bridge")
+        }
+        return Set(
+            try allowKeys.map { given in
+                if Z85.isKey(given) { return given }
+                guard let key = CurveKeyFile.read(given) else {
+                    throw ValidationError("--allow-key \(given): neither a Z85 public key nor a readable key file")
+                }
+                return key
+            })
     }
 
     /// The relays' CURVE secret key from `--secret-key-file`, or nil for plain relays.
@@ -98,7 +123,8 @@ struct SimulateCommand: ParsableCommand {
             observer = { recorder.record($0) }
         }
         let simulator = Simulator(
-            lanes: simulatedLanes(), seed: seed, logger: verbose ? stderrLogger() : nil, requestObserver: observer)
+            lanes: simulatedLanes(), seed: seed, logger: verbose ? stderrLogger() : nil, requestObserver: observer,
+            allowedBridgeKeys: try allowedBridgeKeys())
         let endpoints = try simulator.start()
         // One unbuffered write, so that a script reading a pipe sees every line at once.
         let lines = simulatedLanes().map { "\($0.id) \(endpoints[$0.id] ?? $0.endpoint) \($0.platform.rawValue)\n" }

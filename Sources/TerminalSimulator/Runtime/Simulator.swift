@@ -28,6 +28,7 @@ public final class Simulator: Sendable {
     private let dates: TransactionDateFormat
     private let historyLimit: Int
     private let requestObserver: RequestObserver?
+    private let allowedBridgeKeys: Set<String>?
     private let monitor: SimulatorMonitor
     private let control = ControlChannel()
     private let state = LifeState()
@@ -45,10 +46,13 @@ public final class Simulator: Sendable {
     ///     assertions; older ones are dropped, so that long benchmarks run in bounded memory.
     ///   - requestObserver: called on the loop thread with every `open` request a relay receives, before the
     ///     relay answers it (for example `simulate --record`); it must not block for long.
+    ///   - allowedBridgeKeys: the CURVE public keys (Z85) of the bridges the CURVE relays admit (`simulate
+    ///     --allow-key`); a bridge with another key never gets a connection. Nil admits any bridge that knows
+    ///     the relay's public key. Only lanes with a ``SimulatedLane/curveSecretKey`` authenticate.
     public init(
         lanes: [SimulatedLane], context: Context? = nil, clock: any SimulatorClock = SystemSimulatorClock(),
         seed: UInt64 = 1, logger: Logger? = nil, utcOffsetMinutes: Int = 120, historyLimit: Int = 10_000,
-        requestObserver: RequestObserver? = nil
+        requestObserver: RequestObserver? = nil, allowedBridgeKeys: Set<String>? = nil
     ) {
         self.lanes = lanes
         self.givenContext = context
@@ -58,6 +62,7 @@ public final class Simulator: Sendable {
         self.dates = TransactionDateFormat(offsetMinutes: utcOffsetMinutes)
         self.historyLimit = historyLimit
         self.requestObserver = requestObserver
+        self.allowedBridgeKeys = allowedBridgeKeys
         self.monitor = SimulatorMonitor(laneIds: lanes.map(\.id), historyLimit: historyLimit, urlLimit: historyLimit)
         for lane in lanes { state.behaviours[lane.id] = lane.behaviour }
     }
@@ -81,6 +86,10 @@ public final class Simulator: Sendable {
             do {
                 context = try givenContext ?? Context()
                 try control.open(context: context)
+                // The handler must answer before a CURVE relay accepts its first connection.
+                if let allowedBridgeKeys {
+                    state.zap = try ZAPHandler(context: context, allowedPublicKeys: allowedBridgeKeys)
+                }
             } catch {
                 throw SimulatorError(.bindFailed, "\(error)")
             }
@@ -117,6 +126,7 @@ public final class Simulator: Sendable {
             case .failure(let error):
                 _ = exit.wait()
                 control.close()
+                state.zap?.stop()
                 state.stopped = true
                 if givenContext == nil { context.terminate() }
                 throw error
@@ -128,18 +138,20 @@ public final class Simulator: Sendable {
 
     /// Stops the loop, joins its thread and closes every socket (and its own context). Idempotent.
     public func stop() {
-        let (exit, context) = state.lock.withLock { () -> (ResultBox<Bool>?, Context?) in
-            guard !state.stopped else { return (nil, nil) }
+        let (exit, context, zap) = state.lock.withLock { () -> (ResultBox<Bool>?, Context?, ZAPHandler?) in
+            guard !state.stopped else { return (nil, nil, nil) }
             state.stopped = true
-            return (state.exit, state.ownedContext)
+            return (state.exit, state.ownedContext, state.zap)
         }
         guard let exit else {
             control.close()
+            zap?.stop()
             return
         }
         _ = control.post(ControlJob(run: { $0.running = false }, cancel: {}))
         _ = exit.wait()
         control.close()
+        zap?.stop()
         context?.terminate()
     }
 
@@ -178,6 +190,8 @@ public final class Simulator: Sendable {
         var endpoints: [String: String]?
         var exit: ResultBox<Bool>?
         var ownedContext: Context?
+        /// Admits only the allowed bridges on the CURVE relays; nil when any bridge may connect.
+        var zap: ZAPHandler?
         var stopped = false
         var behaviours: [String: LaneBehaviour] = [:]
     }
