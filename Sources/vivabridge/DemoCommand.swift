@@ -20,6 +20,9 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "The bridge's log level (on standard error).")
     var logLevel = LogLevel(.error)
 
+    @Flag(help: "CURVE on every socket: fresh keys, the till on the bridge's allow-list, pinned relay keys.")
+    var curve = false
+
     func run() throws {
         let level = logLevel.level
         let logger = Logger(label: "vivabridge.demo") { label in
@@ -29,9 +32,10 @@ struct DemoCommand: ParsableCommand {
         }
         let print: (String) -> Void = { WatchTerminal.write($0 + "\n") }
         print("vivabridge demo: a bridge and three simulated lanes in this process.")
-        let stage = try DemoStage(logger: logger)
+        let stage = try DemoStage(logger: logger, keys: curve ? try DemoKeys.generate() : nil)
         defer { stage.stop() }
         print("  commands (ROUTER) \(stage.bound.command), events (PUB) \(stage.bound.events)")
+        if let keys = stage.keys { print("  " + keys.description) }
         print("  journal in \(stage.folder.path) (removed at the end)")
         print("  lanes: " + DemoStage.lanes.map { "\($0.id) (\($0.platform.rawValue))" }.joined(separator: ", "))
         print("  '->' is a command sent, '<-' its reply, 'event' what every subscriber sees.")
@@ -39,7 +43,8 @@ struct DemoCommand: ParsableCommand {
         let context = try Context()
         defer { context.terminate() }
         let session = try DemoSession(
-            context: context, bound: (stage.bound.command, stage.bound.events), print: print)
+            context: context, bound: (stage.bound.command, stage.bound.events), curve: stage.keys?.client,
+            print: print)
         defer { session.close() }
         try session.awaitSubscription(simulator: stage.simulator, lane: DemoStage.lanes[0].id)
 

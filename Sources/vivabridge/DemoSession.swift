@@ -14,11 +14,17 @@ final class DemoSession {
     private(set) var events: [WatchEvent] = []
     private let print: (String) -> Void
 
-    init(context: Context, bound: (command: String, events: String), print: @escaping (String) -> Void) throws {
+    /// Connects to the bridge at `bound`, as a CURVE client when `curve` is given.
+    init(
+        context: Context, bound: (command: String, events: String), curve: ClientCurve? = nil,
+        print: @escaping (String) -> Void
+    ) throws {
         self.print = print
         commands = try Socket(context, .dealer)
+        try curve?.apply(to: commands)
         try commands.connect(bound.command)
         subscriber = try Socket(context, .sub)
+        try curve?.apply(to: subscriber)
         try subscriber.subscribe("")
         try subscriber.connect(bound.events)
         poller.add(commands)
@@ -153,6 +159,7 @@ final class DemoSession {
         if reply["late"] == .bool(true) { line += " (late)" }
         if let message = reply["message"]?.stringValue { line += "  \"\(message)\"" }
         if let ref = reply["ref"]?.stringValue { line += "  ref \(ref)" }
+        if let client = reply["client"]?.stringValue { line += "  (client \(client))" }
         if let error = reply["error"]?.objectValue { line += "  \(error)" }
         if let result = reply["result"]?.objectValue {
             if let amount = result["amount"]?.intValue { line += "  \(SendAmount.euros(amount))" }

@@ -18,15 +18,24 @@ final class DemoStage {
     let simulator: Simulator
     let bridge: Bridge
     let bound: BoundEndpoints
+    /// The keys of a demo with `--curve`; nil for plain sockets.
+    let keys: DemoKeys?
     private var stopped = false
 
-    /// Starts the simulator, then the bridge, and waits until the bridge said hello on every lane.
-    init(logger: Logger) throws {
+    /// Starts the simulator, then the bridge, and waits until the bridge said hello on every lane. With
+    /// `keys`, every socket is CURVE: the bridge admits only the demo's till, pins the relays' key, and the
+    /// relays admit only the bridge.
+    init(logger: Logger, keys: DemoKeys? = nil) throws {
+        self.keys = keys
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("vivabridge-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         simulator = Simulator(
-            lanes: Self.lanes.map { SimulatedLane(id: $0.id, endpoint: "tcp://127.0.0.1:*", platform: $0.platform) },
-            seed: 2024, logger: logger)
+            lanes: Self.lanes.map {
+                var lane = SimulatedLane(id: $0.id, endpoint: "tcp://127.0.0.1:*", platform: $0.platform)
+                lane.curveSecretKey = keys?.relay.secretKey
+                return lane
+            },
+            seed: 2024, logger: logger, allowedBridgeKeys: keys.map { [$0.bridge.publicKey] })
         do {
             let endpoints = try simulator.start()
             var yaml = """
@@ -35,12 +44,17 @@ final class DemoStage {
                 journal: \(folder.path)/journal.sqlite
                 abortGraceMs: \(Self.abortGraceMs)
                 terminal: {merchantKey: DEMO-MERCHANT-KEY, appId: com.vivabridge.demo}
-                lanes:
 
                 """
+            var pinned = ""
+            if let keys {
+                yaml += try keys.securitySection(folder: folder)
+                pinned = ", relayPublicKey: \"\(keys.relay.publicKey)\""
+            }
+            yaml += "lanes:\n"
             for lane in Self.lanes {
-                yaml +=
-                    "  - {id: \(lane.id), endpoint: \"\(endpoints[lane.id]!)\", platform: \(lane.platform.rawValue)}\n"
+                yaml += "  - {id: \(lane.id), endpoint: \"\(endpoints[lane.id]!)\", "
+                yaml += "platform: \(lane.platform.rawValue)\(pinned)}\n"
             }
             // No environment: VIVABRIDGE_ variables meant for a real bridge must not move the demo's.
             let configuration = try BridgeConfiguration.load(yaml: yaml, environment: [:])

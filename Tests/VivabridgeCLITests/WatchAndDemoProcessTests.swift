@@ -58,4 +58,16 @@ struct WatchAndDemoProcessTests {
         #expect(child.output.contains("lane-1.sale.late_result"))
         #expect(!child.output.contains("NOT as expected"))
     }
+
+    @Test("demo --curve plays the same session with CURVE on every socket, the till admitted by name")
+    func demoWithCurve() throws {
+        let child = try ChildProcess(["demo", "--curve"])
+        let status = child.waitForExit(timeout: 120)
+        #expect(status == 0, "\(child.output)\n\(child.errorOutput)")
+        #expect(child.output.contains("Every step ended as expected."))
+        #expect(child.output.contains("CURVE on every socket"))
+        // The bridge admitted the till under its allow-list name: only a CURVE client has one.
+        #expect(child.output.contains("(client demo-till)"))
+        #expect(!child.output.contains("NOT as expected"))
+    }
 }

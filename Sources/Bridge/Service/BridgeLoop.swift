@@ -56,6 +56,7 @@ final class BridgeLoop {
         try correlator.restore()
 
         Self.warnIfInsecure(configuration, logger: logger)
+        if let exposure = Journal.exposureWarning(of: configuration.journal) { logger.warning("\(exposure)") }
         control = try Socket(context, .pair)
         try control.bind(controlEndpoint)
         commands = try Socket(context, .router)
