@@ -15,6 +15,7 @@ struct EndToEndSection {
     enum Run: String, CaseIterable, Sendable {
         case simNormal = "sim-normal"
         case simFull = "sim-full"
+        case simCurve = "sim-curve"
         case echo, raw
         case pacedSim = "paced-sim"
         case pacedEcho = "paced-echo"
@@ -65,6 +66,7 @@ struct EndToEndSection {
         let replyBytes = normal?.replyBytes ?? 600
         out.notes.append("e2e: bridge reply \(replyBytes) B; the raw relay replies with the same size")
         let full = measure(.simFull, .bridgeWithSimulator(.full), paced: false, replyBytes: 0)
+        let curve = measure(.simCurve, .bridgeWithSimulatorCurve(.normal), paced: false, replyBytes: 0)
         let echo = measure(.echo, .bridgeWithEcho(.normal), paced: false, replyBytes: 0)
         let raw = measure(.raw, .raw, paced: false, replyBytes: replyBytes)
         let pacedBridge = measure(.pacedSim, .bridgeWithSimulator(.normal), paced: true, replyBytes: 0)
@@ -104,6 +106,10 @@ struct EndToEndSection {
             out.failures.append("e2e: no raw relay figures, so no ratios")
         }
 
+        if let normal, let curve {
+            out.rows += curveRows(curve, against: normal)
+        }
+
         let paced = "paced"
         let rate = Format.count(pacedRate)
         if let pacedRaw {
@@ -134,14 +140,30 @@ struct EndToEndSection {
         return out
     }
 
-    private func latencyRows(section: String, label: String, _ value: LatencySummary, against raw: LatencySummary)
-        -> [Row]
-    {
+    /// What CURVE on every socket costs: the same closed loops with and without it, in the same run.
+    private func curveRows(_ curve: RunMeasurement, against plain: RunMeasurement) -> [Row] {
+        let section = "curve"
+        let plainRate = "\(Format.rate(plain.salesPerSecond)) plain"
+        return [
+            Row(
+                section: section, figure: "sales/s, bridge+simulator, CURVE on every socket, journal normal",
+                value: Format.rate(curve.salesPerSecond), baseline: plainRate,
+                ratio: curve.salesPerSecond / plain.salesPerSecond)
+        ]
+            + latencyRows(
+                section: section, label: "bridge+simulator with CURVE, saturated", curve.latency,
+                against: plain.latency, baselineName: "plain")
+    }
+
+    private func latencyRows(
+        section: String, label: String, _ value: LatencySummary, against raw: LatencySummary,
+        baselineName: String = "raw"
+    ) -> [Row] {
         [("p50", value.p50, raw.p50), ("p99", value.p99, raw.p99), ("p99.9", value.p999, raw.p999)].map {
             name, mine, theirs in
             Row(
                 section: section, figure: "\(name) command->reply, \(label)", value: Format.micros(mine),
-                baseline: "\(Format.micros(theirs)) raw", ratio: mine / theirs)
+                baseline: "\(Format.micros(theirs)) \(baselineName)", ratio: mine / theirs)
         }
     }
 }

@@ -8,6 +8,8 @@ import ZeroMQ
 enum Topology: Sendable, CustomStringConvertible {
     /// The bridge, with simulated terminals behind it (the product's own end to end).
     case bridgeWithSimulator(JournalSync)
+    /// The same with CURVE on every socket: load clients on the allow-list, relays with pinned keys.
+    case bridgeWithSimulatorCurve(JournalSync)
     /// The bridge, with echo relays behind it: the bridge's own cost without the simulator's.
     case bridgeWithEcho(JournalSync)
     /// The raw relay with echo relays: the same frames with no bridge logic (the limit).
@@ -16,6 +18,7 @@ enum Topology: Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .bridgeWithSimulator(let sync): "bridge + simulator, journal \(sync.rawValue)"
+        case .bridgeWithSimulatorCurve(let sync): "bridge + simulator, CURVE on every socket, journal \(sync.rawValue)"
         case .bridgeWithEcho(let sync): "bridge + echo relays, journal \(sync.rawValue)"
         case .raw: "raw relay + echo relays"
         }
@@ -74,20 +77,26 @@ enum TopologyRun {
         defer { for step in teardown.reversed() { step() } }
 
         let endpoint: String
+        var curve: BenchCurve?
         switch topology {
-        case .bridgeWithSimulator(let sync):
+        case .bridgeWithSimulator(let sync), .bridgeWithSimulatorCurve(let sync):
+            if case .bridgeWithSimulatorCurve = topology { curve = try BenchCurve() }
             let lanes = (0..<shape.lanes).map {
-                SimulatedLane(
+                var lane = SimulatedLane(
                     id: Wire.laneId($0), platform: .ios, behaviour: LaneBehaviour(encoding: shape.encoding))
+                lane.curveSecretKey = curve?.relay.secretKey
+                return lane
             }
-            let simulator = Simulator(lanes: lanes, context: context, historyLimit: 16)
+            let simulator = Simulator(
+                lanes: lanes, context: context, historyLimit: 16,
+                allowedBridgeKeys: curve.map { [$0.bridge.publicKey] })
             teardown.append { simulator.stop() }
             let threads = ThreadCPU.threadIds()
             let endpoints = try simulator.start()
             ThreadCPU.label(threadsSince: threads, as: "simulator")
             let bridge = try startBridge(
                 lanes: (0..<shape.lanes).map { endpoints[Wire.laneId($0)]! }, sync: sync, folder: shape.journalFolder,
-                teardown: &teardown)
+                curve: curve, teardown: &teardown)
             endpoint = bridge
             for lane in 0..<shape.lanes where !simulator.waitForHello(lane: Wire.laneId(lane), timeout: .seconds(30)) {
                 throw BenchError("lane \(Wire.laneId(lane)) never connected to the bridge")
@@ -110,12 +119,12 @@ enum TopologyRun {
                 throw BenchError("not every echo relay heard the raw relay's hello")
             }
         }
-        return try drive(endpoint: endpoint, context: context, shape: shape)
+        return try drive(endpoint: endpoint, context: context, shape: shape, curve: curve.map(\.client))
     }
 
     /// Starts an in-process bridge on `lanes` (relay endpoints); returns its command endpoint.
     private static func startBridge(
-        lanes: [String], sync: JournalSync, folder: String, teardown: inout [() -> Void]
+        lanes: [String], sync: JournalSync, folder: String, curve: BenchCurve? = nil, teardown: inout [() -> Void]
     ) throws -> String {
         // A folder per bridge, removed whole: nothing of the journal can outlive the run.
         let runFolder = (folder as NSString).appendingPathComponent("bench-e2e-\(UUID().uuidString)")
@@ -128,9 +137,12 @@ enum TopologyRun {
         configuration.terminal.merchantKey = Wire.merchantKey
         configuration.terminal.appId = Wire.settings.appId
         configuration.lanes = lanes.enumerated().map { index, endpoint in
-            LaneConfiguration(
+            var lane = LaneConfiguration(
                 id: Wire.laneId(index), endpoint: endpoint, platform: .ios, terminal: configuration.terminal)
+            lane.relayPublicKey = curve?.relay.publicKey
+            return lane
         }
+        configuration.security = curve?.security
         var logger = Logger(label: "vivabridge.bench") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .error
         let bridge = try Bridge(configuration: configuration, logger: logger)
@@ -145,7 +157,9 @@ enum TopologyRun {
     }
 
     /// Runs the load clients against `endpoint` for the warm-up and the measured window.
-    static func drive(endpoint: String, context: Context, shape: RunShape) throws -> RunMeasurement {
+    static func drive(
+        endpoint: String, context: Context, shape: RunShape, curve: LoadPlan.Curve? = nil
+    ) throws -> RunMeasurement {
         let start = Monotonic.now()
         let measureFrom = start + UInt64(shape.warmupSeconds * 1e9)
         let end = measureFrom + UInt64(shape.seconds * 1e9)
@@ -155,7 +169,8 @@ enum TopologyRun {
             let lanes = Array(stride(from: client, to: shape.lanes, by: clients))
             let plan = LoadPlan(
                 endpoint: endpoint, client: client, lanes: lanes, window: shape.window,
-                ratePerSecond: shape.pacedRate.map { $0 / Double(clients) }, measureFromNs: measureFrom, endNs: end)
+                ratePerSecond: shape.pacedRate.map { $0 / Double(clients) }, measureFromNs: measureFrom, endNs: end,
+                curve: curve)
             workers.append(LoadClient.start(context: context, plan: plan))
         }
         // CPU is read at the edges of the measured window, while every thread is still there.
