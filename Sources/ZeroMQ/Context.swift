@@ -1,14 +1,16 @@
 import CZeroMQ
+import Synchronization
 
 /// A libzmq context: the owner of I/O threads and of every socket made from it.
 ///
 /// A context is thread-safe and may be shared. ``shutdown()`` makes blocking calls on its sockets fail
 /// with `ETERM`; ``terminate()`` waits until every socket is closed. Sockets are created with a linger of
 /// zero by default, so termination never waits on unsent messages.
+///
+/// `@unchecked` only for the raw handle: libzmq documents a context as thread-safe.
 public final class Context: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
-    private let lock = Lock()
-    private var terminated = false
+    private let terminated = Mutex(false)
 
     /// Creates a context with `ioThreads` I/O threads and room for `maxSockets` sockets.
     public init(ioThreads: Int32 = 1, maxSockets: Int32 = 4096) throws(ZMQError) {
@@ -21,18 +23,18 @@ public final class Context: @unchecked Sendable {
     /// The libzmq handle of a context not yet terminated; `ETERM` after ``terminate()``, for libzmq has
     /// freed it then.
     func liveHandle(_ operation: @autoclosure () -> String) throws(ZMQError) -> UnsafeMutableRawPointer {
-        guard !lock.withLock({ terminated }) else { throw ZMQError(code: ETERM, operation: operation()) }
+        guard !terminated.withLock({ $0 }) else { throw ZMQError(code: ETERM, operation: operation()) }
         return handle
     }
 
     /// Makes every blocking call on this context's sockets return `ETERM`, without waiting.
     public func shutdown() {
-        lock.withLock { if !terminated { _ = zmq_ctx_shutdown(handle) } }
+        terminated.withLock { if !$0 { _ = zmq_ctx_shutdown(handle) } }
     }
 
     /// Terminates the context; returns once every socket made from it has been closed.
     public func terminate() {
-        let shouldTerminate = lock.withLock { () -> Bool in
+        let shouldTerminate = terminated.withLock { terminated -> Bool in
             if terminated { return false }
             terminated = true
             return true

@@ -1,4 +1,5 @@
 import CZeroMQ
+import Synchronization
 
 /// One event of a socket monitor (`zmq_socket_monitor`), as a Swift value.
 public struct MonitorEvent: Sendable, Equatable, CustomStringConvertible {
@@ -76,14 +77,11 @@ public struct MonitorEvents: OptionSet, Sendable {
 
 private let monitorNames = MonitorNameSource()
 
-private final class MonitorNameSource: @unchecked Sendable {
-    private let lock = Lock()
-    private var next = 0
+private final class MonitorNameSource: Sendable {
+    private let next = Atomic<Int>(0)
     func make() -> String {
-        lock.withLock {
-            next += 1
-            return "inproc://vivabridge-monitor-\(next)"
-        }
+        let number = next.add(1, ordering: .relaxed).newValue
+        return "inproc://vivabridge-monitor-\(number)"
     }
 }
 

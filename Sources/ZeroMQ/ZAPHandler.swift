@@ -1,5 +1,6 @@
 import CZeroMQ
 import Foundation
+import Synchronization
 
 /// A client a ``ZAPHandler`` admits: its CURVE public key, the name it is known by (the ZAP user id),
 /// and the ZAP domains (`ZMQ_ZAP_DOMAIN` of the server socket) it may use; nil domains: every one.
@@ -128,29 +129,24 @@ public final class ZAPHandler: Sendable {
         }
     }
 
-    private final class State: @unchecked Sendable {
-        private let lock = Lock()
-        private var stopped = false
-        private var refusals = 0
-        private var clients: [[UInt8]: ZAPClient] = [:]
-        func replace(_ clients: [[UInt8]: ZAPClient]) { lock.withLock { self.clients = clients } }
-        func client(_ key: [UInt8]) -> ZAPClient? { lock.withLock { clients[key] } }
-        func markStopped() -> Bool {
-            lock.withLock {
-                if stopped { return false }
-                stopped = true
-                return true
-            }
-        }
-        func isStopped() -> Bool { lock.withLock { stopped } }
-        func countRefusal() { lock.withLock { refusals += 1 } }
-        func refused() -> Int { lock.withLock { refusals } }
+    /// What the handler's thread and its owner share.
+    private final class State: Sendable {
+        private let stopped = Atomic<Bool>(false)
+        private let refusals = Atomic<Int>(0)
+        private let clients = Mutex<[[UInt8]: ZAPClient]>([:])
+        func replace(_ newClients: [[UInt8]: ZAPClient]) { clients.withLock { $0 = newClients } }
+        func client(_ key: [UInt8]) -> ZAPClient? { clients.withLock { $0[key] } }
+        /// True for the one caller that stopped the handler.
+        func markStopped() -> Bool { !stopped.exchange(true, ordering: .acquiringAndReleasing) }
+        func isStopped() -> Bool { stopped.load(ordering: .acquiring) }
+        func countRefusal() { refusals.add(1, ordering: .relaxed) }
+        func refused() -> Int { refusals.load(ordering: .relaxed) }
     }
 
-    private final class ErrorBox: @unchecked Sendable {
-        private let lock = Lock()
-        private var error: ZMQError?
-        func set(_ error: any Error) { lock.withLock { self.error = error as? ZMQError } }
-        func get() -> ZMQError? { lock.withLock { error } }
+    /// The error the handler's thread met while starting, for the thread that waits on it.
+    private final class ErrorBox: Sendable {
+        private let error = Mutex<ZMQError?>(nil)
+        func set(_ newError: any Error) { error.withLock { $0 = newError as? ZMQError } }
+        func get() -> ZMQError? { error.withLock { $0 } }
     }
 }

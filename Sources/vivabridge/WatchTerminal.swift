@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Standard output as the tools use it: unbuffered writes, whether it is a terminal, and its width.
 enum WatchTerminal {
@@ -31,9 +32,10 @@ enum WatchTerminal {
 }
 
 /// SIGINT and SIGTERM turned into a flag that a poll loop checks between polls (a poll has a timeout).
+///
+/// `@unchecked` only for the signal sources, which are written in `init` and never touched again.
 final class WatchStopSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var raised = false
+    private let raised = Atomic<Bool>(false)
     private var sources: [any DispatchSourceSignal] = []
 
     /// Takes over SIGINT and SIGTERM for the rest of the process.
@@ -47,16 +49,8 @@ final class WatchStopSignal: @unchecked Sendable {
         }
     }
 
-    private func raise() {
-        lock.lock()
-        raised = true
-        lock.unlock()
-    }
+    private func raise() { raised.store(true, ordering: .releasing) }
 
     /// Whether SIGINT or SIGTERM arrived.
-    var isRaised: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return raised
-    }
+    var isRaised: Bool { raised.load(ordering: .acquiring) }
 }

@@ -2,16 +2,15 @@ import Foundation
 import Synchronization
 
 /// A named thread running one closure, whose result ``join()`` waits for.
-final class Worker<T: Sendable>: @unchecked Sendable {
+final class Worker<T: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var value: T?
+    private let value = Mutex<T?>(nil)
 
     init(name: String, _ body: @escaping @Sendable () -> T) {
         let thread = Thread { [self] in
             ThreadCPU.nameCurrentThread(name)
             let result = body()
-            lock.withLock { value = result }
+            value.withLock { $0 = result }
             done.signal()
         }
         thread.name = name
@@ -22,7 +21,7 @@ final class Worker<T: Sendable>: @unchecked Sendable {
     func join() -> T {
         done.wait()
         done.signal()
-        return lock.withLock { value! }
+        return value.withLock { $0! }
     }
 }
 
@@ -42,23 +41,24 @@ final class SharedCounter: Sendable {
 }
 
 /// A one-shot hand-over of a value between threads, with a timeout.
-final class Handover<T: Sendable>: @unchecked Sendable {
+final class Handover<T: Sendable>: Sendable {
     private let ready = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var value: T?
+    private let value = Mutex<T?>(nil)
 
     func put(_ newValue: T) {
-        lock.withLock { value = newValue }
+        value.withLock { $0 = newValue }
         ready.signal()
     }
 
     func take(timeoutSeconds: Double) -> T? {
         guard ready.wait(timeout: .now() + timeoutSeconds) == .success else { return nil }
-        return lock.withLock { value }
+        return value.withLock { $0 }
     }
 }
 
 /// Counts the lanes that said hello, and lets a thread wait until every lane did.
+///
+/// `@unchecked`: its state is guarded by the `NSCondition` it waits on (a `Mutex` cannot be waited on).
 final class LaneReadiness: @unchecked Sendable {
     private let condition = NSCondition()
     private var seen: [Bool]

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import ZeroMQ
 
 /// The bridge: command intake, terminal links, correlation, journal and events, on a thread of its own.
@@ -149,75 +150,54 @@ public final class Bridge: Sendable {
 }
 
 /// The caller's end of the inproc channel into the bridge's loop, safe to use from any thread.
-private final class ControlChannel: @unchecked Sendable {
+private final class ControlChannel: Sendable {
     let endpoint: String
-    private let lock = NSLock()
-    private var socket: Socket?
+    /// The PAIR socket, used only under the mutex: any thread may send on it.
+    private let socket = Mutex<Socket?>(nil)
 
     init(endpoint: String) { self.endpoint = endpoint }
 
     func connect(_ context: Context) throws {
-        let socket = try Socket(context, .pair)
-        try socket.connect(endpoint)
-        lock.lock()
-        self.socket = socket
-        lock.unlock()
+        try socket.withLock { socket in
+            let connected = try Socket(context, .pair)
+            try connected.connect(endpoint)
+            socket = connected
+        }
     }
 
     func send(_ word: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        _ = try? socket?.send([word], wait: false)
+        socket.withLock { _ = try? $0?.send([word], wait: false) }
     }
 
     func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        socket?.close()
-        socket = nil
+        socket.withLock {
+            $0?.close()
+            $0 = nil
+        }
     }
 }
 
-private final class StartOutcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Result<BoundEndpoints, any Error>?
-    func set(_ result: Result<BoundEndpoints, any Error>) {
-        lock.lock()
-        value = result
-        lock.unlock()
-    }
-    func get() -> Result<BoundEndpoints, any Error>? {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
+private final class StartOutcome: Sendable {
+    private let value = Mutex<Result<BoundEndpoints, any Error>?>(nil)
+    func set(_ result: Result<BoundEndpoints, any Error>) { value.withLock { $0 = result } }
+    func get() -> Result<BoundEndpoints, any Error>? { value.withLock { $0 } }
 }
 
-private final class StartState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var started = false
-    private var waited = false
-    private var error: (any Error)?
-    func markStarted() {
-        lock.lock()
-        started = true
-        lock.unlock()
+private final class StartState: Sendable {
+    private struct Flags {
+        var started = false
+        var waited = false
+        var error: (any Error)?
     }
+    private let flags = Mutex(Flags())
+    func markStarted() { flags.withLock { $0.started = true } }
     func claimWait() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard started, !waited else { return false }
-        waited = true
-        return true
+        flags.withLock {
+            guard $0.started, !$0.waited else { return false }
+            $0.waited = true
+            return true
+        }
     }
-    func recordFailure(_ error: any Error) {
-        lock.lock()
-        self.error = error
-        lock.unlock()
-    }
-    func failure() -> (any Error)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return error
-    }
+    func recordFailure(_ error: any Error) { flags.withLock { $0.error = error } }
+    func failure() -> (any Error)? { flags.withLock { $0.error } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The bridge's source of time: deadlines, grace periods and batch expiry all read it.
 public protocol BridgeClock: Sendable {
@@ -14,23 +15,14 @@ public struct SystemBridgeClock: BridgeClock {
 }
 
 /// A clock that moves only when told, for tests of deadlines and batch expiry.
-public final class ManualBridgeClock: BridgeClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var now: Int64
+public final class ManualBridgeClock: BridgeClock, Sendable {
+    private let now: Atomic<Int64>
 
     /// Starts at `startMs` milliseconds since 1970 (default: the wall clock's now).
-    public init(startMs: Int64 = SystemBridgeClock().nowMs()) { now = startMs }
+    public init(startMs: Int64 = SystemBridgeClock().nowMs()) { now = Atomic(startMs) }
 
-    public func nowMs() -> Int64 {
-        lock.lock()
-        defer { lock.unlock() }
-        return now
-    }
+    public func nowMs() -> Int64 { now.load(ordering: .acquiring) }
 
     /// Moves the clock forward by `milliseconds`.
-    public func advance(byMs milliseconds: Int64) {
-        lock.lock()
-        now += milliseconds
-        lock.unlock()
-    }
+    public func advance(byMs milliseconds: Int64) { now.add(milliseconds, ordering: .acquiringAndReleasing) }
 }

@@ -2,6 +2,7 @@ import Foundation
 
 /// The lanes' observable state, shared between the loop (which writes it once per turn) and the threads
 /// that query or wait on it, behind one condition variable: waiting never sleeps or polls.
+/// `@unchecked` for that reason: a `Mutex` cannot be waited on.
 final class SimulatorMonitor: @unchecked Sendable {
     private let condition = NSCondition()
     private var lanes: [LaneObservation]

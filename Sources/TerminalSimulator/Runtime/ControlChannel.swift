@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ZeroMQ
 
 /// A job for the simulator's loop: `run` on the loop thread, or `cancel` if the loop is gone.
@@ -7,84 +8,80 @@ struct ControlJob: Sendable {
     let cancel: @Sendable () -> Void
 }
 
-/// The way other threads reach the simulator's loop: a lock-protected queue of jobs, plus an inproc PUSH
+/// The way other threads reach the simulator's loop: a mutex-protected queue of jobs, plus an inproc PUSH
 /// socket whose one-byte message wakes the loop's poll.
 ///
-/// The PUSH socket is only ever touched with the lock held. libzmq allows a socket to move between threads
-/// behind a full memory barrier, which the lock provides, so it still has one user at a time.
-final class ControlChannel: @unchecked Sendable {
+/// The PUSH socket is only ever touched with the mutex held. libzmq allows a socket to move between
+/// threads behind a full memory barrier, which the mutex provides, so it still has one user at a time.
+final class ControlChannel: Sendable {
     /// The inproc endpoint the loop binds its PULL socket to.
     let endpoint: String
-    private let lock = NSLock()
-    private var jobs: [ControlJob] = []
-    private var wake: Socket?
-    private var wakePending = false
-    private var closed = false
+    private let queue = Mutex(Queue())
 
-    private static let counter = Counter()
+    private struct Queue {
+        var jobs: [ControlJob] = []
+        var wake: Socket?
+        var wakePending = false
+        var closed = false
+    }
+
+    private static let counter = Atomic<Int>(0)
 
     init() {
-        endpoint = "inproc://vivabridge-simulator-control-\(ControlChannel.counter.next())"
+        let number = ControlChannel.counter.add(1, ordering: .relaxed).newValue
+        endpoint = "inproc://vivabridge-simulator-control-\(number)"
     }
 
     /// Connects the wake-up socket (inproc allows connecting before the loop binds).
     func open(context: Context) throws {
-        let socket = try Socket(context, .push)
-        try socket.setSendHighWaterMark(0)
-        try socket.connect(endpoint)
-        lock.lock()
-        wake = socket
-        lock.unlock()
+        try queue.withLock { queue in
+            let socket = try Socket(context, .push)
+            try socket.setSendHighWaterMark(0)
+            try socket.connect(endpoint)
+            queue.wake = socket
+        }
     }
 
     /// Queues a job and wakes the loop; false (and the job is not queued) once the channel is closed.
     func post(_ job: ControlJob) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed, let wake else { return false }
-        jobs.append(job)
-        if !wakePending {
-            wakePending = true
-            _ = try? wake.send([[0]], wait: false)
+        queue.withLock { queue in
+            guard !queue.closed, let wake = queue.wake else { return false }
+            queue.jobs.append(job)
+            if !queue.wakePending {
+                queue.wakePending = true
+                _ = try? wake.send([[0]], wait: false)
+            }
+            return true
         }
-        return true
     }
 
     /// Takes every queued job (loop side).
     func take() -> [ControlJob] {
-        lock.lock()
-        defer { lock.unlock() }
-        wakePending = false
-        let taken = jobs
-        jobs.removeAll()
-        return taken
+        queue.withLock { queue in
+            queue.wakePending = false
+            let taken = queue.jobs
+            queue.jobs.removeAll()
+            return taken
+        }
     }
 
     /// Refuses further jobs, cancels the queued ones and closes the wake-up socket.
     func close() {
-        lock.lock()
-        closed = true
-        let pending = jobs
-        jobs.removeAll()
-        wake?.close()
-        wake = nil
-        lock.unlock()
-        for job in pending { job.cancel() }
-    }
-
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-        func next() -> Int {
-            lock.lock()
-            defer { lock.unlock() }
-            value += 1
-            return value
+        let pending = queue.withLock { queue in
+            queue.closed = true
+            let pending = queue.jobs
+            queue.jobs.removeAll()
+            queue.wake?.close()
+            queue.wake = nil
+            return pending
         }
+        for job in pending { job.cancel() }
     }
 }
 
 /// A value handed from the loop to a waiting thread.
+///
+/// `@unchecked`: its state is guarded by the `NSCondition` it waits on (a `Mutex` cannot be waited on).
 final class ResultBox<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var value: Value?

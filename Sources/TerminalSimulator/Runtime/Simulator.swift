@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import ZeroMQ
 
 /// A set of simulated Viva Terminal lanes, each a relay bound at its endpoint with an app behind it, that
@@ -31,7 +32,7 @@ public final class Simulator: Sendable {
     private let allowedBridgeKeys: Set<String>?
     private let monitor: SimulatorMonitor
     private let control = ControlChannel()
-    private let state = LifeState()
+    private let state: Mutex<LifeState>
 
     /// Creates a simulator; nothing is bound before ``start()``.
     ///
@@ -64,7 +65,9 @@ public final class Simulator: Sendable {
         self.requestObserver = requestObserver
         self.allowedBridgeKeys = allowedBridgeKeys
         self.monitor = SimulatorMonitor(laneIds: lanes.map(\.id), historyLimit: historyLimit, urlLimit: historyLimit)
-        for lane in lanes { state.behaviours[lane.id] = lane.behaviour }
+        var life = LifeState()
+        for lane in lanes { life.behaviours[lane.id] = lane.behaviour }
+        self.state = Mutex(life)
     }
 
     deinit { stop() }
@@ -76,7 +79,7 @@ public final class Simulator: Sendable {
     /// Calling it again while running returns the same endpoints.
     @discardableResult
     public func start() throws -> [String: String] {
-        try state.lock.withLock { () throws -> [String: String] in
+        try self.state.withLock { state throws -> [String: String] in
             if state.stopped { throw SimulatorError(.stopped, "a stopped simulator cannot start again") }
             if let endpoints = state.endpoints { return endpoints }
             if Set(lanes.map(\.id)).count != lanes.count {
@@ -138,7 +141,7 @@ public final class Simulator: Sendable {
 
     /// Stops the loop, joins its thread and closes every socket (and its own context). Idempotent.
     public func stop() {
-        let (exit, context, zap) = state.lock.withLock { () -> (ResultBox<Bool>?, Context?, ZAPHandler?) in
+        let (exit, context, zap) = self.state.withLock { state -> (ResultBox<Bool>?, Context?, ZAPHandler?) in
             guard !state.stopped else { return (nil, nil, nil) }
             state.stopped = true
             return (state.exit, state.ownedContext, state.zap)
@@ -179,14 +182,13 @@ public final class Simulator: Sendable {
     func clockNow() -> Date { clock.now() }
 
     func updateConfiguredBehaviour(_ behaviour: LaneBehaviour, lane: String) {
-        state.lock.withLock {
+        state.withLock { state in
             if state.behaviours[lane] != nil { state.behaviours[lane] = behaviour }
         }
     }
 
-    /// Life-cycle state, behind a lock.
-    final class LifeState: @unchecked Sendable {
-        let lock = NSLock()
+    /// Life-cycle state, behind the simulator's mutex.
+    struct LifeState {
         var endpoints: [String: String]?
         var exit: ResultBox<Bool>?
         var ownedContext: Context?
