@@ -31,6 +31,7 @@ let package = Package(
         ),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], swiftSettings: strict),
         .target(name: "InterApp", swiftSettings: strict),
+        .target(name: "BridgeClient", dependencies: ["ZeroMQ", "InterApp"], swiftSettings: strict),
         .target(
             name: "TerminalSimulator",
             dependencies: ["ZeroMQ", "InterApp", .product(name: "Logging", package: "swift-log")],
@@ -52,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "vivabridge",
             dependencies: [
-                "ZeroMQ", "InterApp", "Bridge", "TerminalSimulator",
+                "ZeroMQ", "InterApp", "Bridge", "BridgeClient", "TerminalSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -63,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "vivabridge-bench",
             dependencies: [
-                "Bridge", "TerminalSimulator", "InterApp", "ZeroMQ",
+                "Bridge", "BridgeClient", "TerminalSimulator", "InterApp", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -85,13 +86,14 @@ let package = Package(
         .testTarget(
             name: "BridgeTests",
             dependencies: [
-                "Bridge", "TerminalSimulator", "ZeroMQ", "InterApp", .product(name: "GRDB", package: "GRDB.swift"),
+                "Bridge", "BridgeClient", "TerminalSimulator", "ZeroMQ", "InterApp",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "VivabridgeCLITests",
-            dependencies: ["vivabridge"],
+            dependencies: ["vivabridge", "BridgeClient"],
             swiftSettings: strict
         ),
     ],

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bridge
+import BridgeClient
 import Foundation
 import ZeroMQ
 
@@ -87,18 +88,5 @@ struct ClientEndpointOptions: ParsableArguments {
             }
         }
         return environment[variable] ?? fallback
-    }
-}
-
-/// A client's CURVE set-up for a bridge with security: its own key pair and the bridge's public key.
-struct ClientCurve {
-    let keys: CurveKeyPair
-    let serverKey: String
-
-    /// Makes `socket` a CURVE client of the bridge; call before `connect`.
-    func apply(to socket: Socket) throws {
-        try socket.setCurveServerKey(serverKey)
-        try socket.setCurvePublicKey(keys.publicKey)
-        try socket.setCurveSecretKey(keys.secretKey)
     }
 }

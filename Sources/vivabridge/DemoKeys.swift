@@ -1,3 +1,4 @@
+import BridgeClient
 import Foundation
 import ZeroMQ
 

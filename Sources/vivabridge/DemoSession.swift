@@ -1,3 +1,4 @@
+import BridgeClient
 import Foundation
 import InterApp
 import TerminalSimulator
@@ -6,12 +7,12 @@ import ZeroMQ
 /// The demo's side of the wire, as store middleware has it: a DEALER for commands and a SUB for every event,
 /// polled together on this thread. Events are printed as they arrive, replies when they are awaited.
 final class DemoSession {
-    let commands: Socket
-    let subscriber: Socket
+    let commands: CommandConnection
+    let subscriber: EventSubscription
     private let poller = Poller()
     private var replies: [String: JSONObject] = [:]
     /// Every event received, in order (the subscription probe left out).
-    private(set) var events: [WatchEvent] = []
+    private(set) var events: [BridgeEvent] = []
     private let print: (String) -> Void
 
     /// Connects to the bridge at `bound`, as a CURVE client when `curve` is given.
@@ -20,15 +21,10 @@ final class DemoSession {
         print: @escaping (String) -> Void
     ) throws {
         self.print = print
-        commands = try Socket(context, .dealer)
-        try curve?.apply(to: commands)
-        try commands.connect(bound.command)
-        subscriber = try Socket(context, .sub)
-        try curve?.apply(to: subscriber)
-        try subscriber.subscribe("")
-        try subscriber.connect(bound.events)
-        poller.add(commands)
-        poller.add(subscriber)
+        commands = try CommandConnection(context: context, endpoint: bound.command, curve: curve)
+        subscriber = try EventSubscription(context: context, endpoint: bound.events, curve: curve)
+        poller.add(commands.socket)
+        poller.add(subscriber.socket)
     }
 
     func close() {
@@ -59,7 +55,7 @@ final class DemoSession {
         if let ref = command["ref"]?.stringValue { line += " of \(ref)" }
         try drain()
         print(line + note)
-        try commands.send([JSONValue.object(command).serialized()])
+        try commands.send(command)
     }
 
     /// Waits up to `timeout` for the reply to `id`, printing events meanwhile, and prints the reply.
@@ -71,7 +67,7 @@ final class DemoSession {
         while replies[id] == nil {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { throw DemoError("no reply to \(id) within \(timeout)") }
-            try pump(waitMs: Self.milliseconds(left), until: { _ in false })
+            try pump(waitMs: left.wholeMilliseconds, until: { _ in false })
         }
         let reply = replies.removeValue(forKey: id)!
         if let lane = reply["lane"]?.stringValue, let action = reply["action"]?.stringValue,
@@ -88,13 +84,13 @@ final class DemoSession {
     @discardableResult
     func event(_ topic: Topic, id: String? = nil, timeout: Duration = .seconds(10)) throws -> JSONObject {
         let text = topic.description
-        let matches: (WatchEvent) -> Bool = { $0.topic == text && (id == nil || $0.body["id"]?.stringValue == id) }
+        let matches: (BridgeEvent) -> Bool = { $0.topic == text && (id == nil || $0.body["id"]?.stringValue == id) }
         if let seen = events.first(where: matches) { return seen.body }
         let deadline = ContinuousClock.now + timeout
         while true {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { throw DemoError("no \(topic) event within \(timeout)") }
-            if let found = try pump(waitMs: Self.milliseconds(left), until: matches).matched { return found.body }
+            if let found = try pump(waitMs: left.wholeMilliseconds, until: matches).matched { return found.body }
         }
     }
 
@@ -104,23 +100,17 @@ final class DemoSession {
     /// One poll: reads every reply and event that arrived within `waitMs`. Returns the first event that
     /// `until` matched, and whether `probeLane`'s probe came back.
     @discardableResult
-    private func pump(waitMs: Int, until matches: (WatchEvent) -> Bool, probeLane: String? = nil) throws
-        -> (matched: WatchEvent?, probed: Bool)
+    private func pump(waitMs: Int, until matches: (BridgeEvent) -> Bool, probeLane: String? = nil) throws
+        -> (matched: BridgeEvent?, probed: Bool)
     {
         try poller.poll(timeoutMilliseconds: waitMs)
-        var matched: WatchEvent?
+        var matched: BridgeEvent?
         var probed = false
-        while let frames = try commands.receive(wait: false) {
-            if let last = frames.last, let reply = try? JSONValue.parse(last).objectValue,
-                let id = reply["id"]?.stringValue
-            {
-                replies[id] = reply
-            }
+        while let reply = try commands.nextReply() {
+            if let id = reply.object["id"]?.stringValue { replies[id] = reply.object }
         }
-        while let frames = try subscriber.receive(wait: false) {
-            guard frames.count == 2, let body = try? JSONValue.parse(frames[1]).objectValue else { continue }
-            let event = WatchEvent(topic: String(decoding: frames[0], as: UTF8.self), body: body)
-            if let topic = Topic(parsing: event.topic), topic.subject == "probe", topic.commandEvent == .orphan {
+        while let event = try subscriber.nextEvent() {
+            if let topic = event.parsedTopic, topic.subject == "probe", topic.commandEvent == .orphan {
                 if topic.lane == probeLane { probed = true }
                 continue
             }
@@ -131,14 +121,10 @@ final class DemoSession {
         return (matched, probed)
     }
 
-    static func milliseconds(_ duration: Duration) -> Int {
-        max(1, Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
-    }
-
     // MARK: - Printing
 
     /// `     event  lane-1.sale.result  seq 12  id demo-1  success`
-    static func describe(event: WatchEvent) -> String {
+    static func describe(event: BridgeEvent) -> String {
         let body = event.body
         var parts = [event.topic.padding(toLength: max(event.topic.count, 26), withPad: " ", startingAt: 0)]
         if let seq = body["seq"]?.intValue { parts.append("seq \(seq)") }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bridge
+import BridgeClient
 import Foundation
 import InterApp
 
@@ -102,7 +103,7 @@ struct SendCommand: ParsableCommand {
         let wait = waitMs ?? defaultWaitMs
         let endpoint = try endpoints.command(legacy: legacyEndpoint)
         guard
-            let reply = try SendClient.request(
+            let reply = try CommandConnection.request(
                 frame, id: id, endpoint: endpoint, curve: try endpoints.curve(), waitMs: wait)
         else {
             WatchTerminal.writeError(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BridgeClient
 import Foundation
 import InterApp
 import ZeroMQ
@@ -66,8 +67,8 @@ struct WatchCommand: ParsableCommand {
 /// The socket side of `watch`: a SUB for the events and a DEALER for `lanes`, polled on this thread.
 private final class WatchLoop {
     let options: WatchCommand
-    let subscriber: Socket
-    let asker: Socket
+    let subscriber: EventSubscription
+    let asker: CommandConnection
     let poller = Poller()
     var state: WatchState
     /// The `lanes` query waiting for its answer, and when it was sent.
@@ -84,17 +85,12 @@ private final class WatchLoop {
         // --json asks for no snapshot: its output is the events alone.
         state.needsSnapshot = !options.json
         let curve = try options.endpoints.curve()
-        subscriber = try Socket(context, .sub)
-        try curve?.apply(to: subscriber)
-        try subscriber.subscribe(options.lane.map { "\($0)." } ?? "")
-        if options.lane != nil { try subscriber.subscribe(Topic.heartbeat.description) }
-        try subscriber.connect(options.events)
-        asker = try Socket(context, .dealer)
-        try curve?.apply(to: asker)
-        try asker.setImmediate(true)
-        try asker.connect(options.commandEndpoint)
-        poller.add(subscriber)
-        poller.add(asker)
+        let prefixes = options.lane.map { ["\($0).", Topic.heartbeat.description] } ?? [""]
+        subscriber = try EventSubscription(context: context, endpoint: options.events, curve: curve, prefixes: prefixes)
+        asker = try CommandConnection(
+            context: context, endpoint: options.commandEndpoint, curve: curve, immediate: true)
+        poller.add(subscriber.socket)
+        poller.add(asker.socket)
     }
 
     func close() {
@@ -108,14 +104,12 @@ private final class WatchLoop {
             var changed = options.json ? false : askForLanesIfNeeded()
             try poller.poll(timeoutMilliseconds: 200)
             if !options.json, state.checkSilence(atMs: Self.nowMs()) { changed = true }
-            while let frames = try subscriber.receive(wait: false) {
-                guard frames.count == 2 else { continue }
-                changed = received(topic: String(decoding: frames[0], as: UTF8.self), body: frames[1]) || changed
+            while let event = try subscriber.nextRawEvent() {
+                changed = received(topic: event.topic, body: event.body) || changed
             }
-            while let frames = try asker.receive(wait: false) {
-                guard let last = frames.last, let reply = try? JSONValue.parse(last).objectValue else { continue }
-                if reply["id"]?.stringValue == pending?.id { pending = nil }
-                state = state.applying(snapshot: reply)
+            while let reply = try asker.nextReply() {
+                if reply.object["id"]?.stringValue == pending?.id { pending = nil }
+                state = state.applying(snapshot: reply.object)
                 unreachableNoted = false
                 changed = true
             }
@@ -130,7 +124,7 @@ private final class WatchLoop {
         let heartbeat = topic == Topic.heartbeat.description
         state.heard(heartbeat: heartbeat, atMs: Self.nowMs())
         if heartbeat { return false }
-        state = state.applying(WatchEvent(topic: topic, body: body))
+        state = state.applying(BridgeEvent(topic: topic, body: body))
         guard options.json else { return true }
         if state.needsSnapshot {
             // Standard output carries the events alone: a gap or a restart is said on standard error.
@@ -160,7 +154,7 @@ private final class WatchLoop {
         let id = "watch-\(getpid())-\(queries)"
         let query: JSONObject = ["id": .string(id), "action": "lanes"]
         // ZMQ_IMMEDIATE: with no bridge connected this fails at once, and is tried again next turn.
-        if (try? asker.send([JSONValue.object(query).serialized()], wait: false)) == true {
+        if (try? asker.send(query, wait: false)) == true {
             pending = (id, ContinuousClock.now)
             unsentSince = nil
         } else {

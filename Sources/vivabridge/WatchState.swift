@@ -1,10 +1,5 @@
+import BridgeClient
 import InterApp
-
-/// One event as `vivabridge watch` receives it: its topic and its JSON body.
-struct WatchEvent: Equatable {
-    var topic: String
-    var body: JSONObject
-}
 
 /// What `vivabridge watch` knows of the lanes, built from a `lanes` snapshot and the events after it.
 ///
@@ -100,7 +95,7 @@ struct WatchState: Equatable {
 
 extension WatchState {
     /// The state after `event`.
-    func applying(_ event: WatchEvent) -> WatchState {
+    func applying(_ event: BridgeEvent) -> WatchState {
         var next = self
         next.eventCount += 1
         next.checkSequence(event.body)

@@ -1,3 +1,4 @@
+import BridgeClient
 import InterApp
 import Testing
 
@@ -7,13 +8,13 @@ import Testing
 func watchEvent(
     _ topic: String, seq: Int, epoch: Int = 1, time: String = "2024-05-01T10:42:03.120+03:00",
     _ fields: [(String, JSONValue)] = []
-) -> WatchEvent {
+) -> BridgeEvent {
     var body: JSONObject = [
         "seq": .number(JSONNumber(seq)), "epoch": .number(JSONNumber(epoch)), "time": .string(time),
     ]
     body["lane"] = .string(String(topic.prefix { $0 != "." }))
     for (key, value) in fields { body[key] = value }
-    return WatchEvent(topic: topic, body: body)
+    return BridgeEvent(topic: topic, body: body)
 }
 
 /// A `lanes` reply holding `lanes`.

@@ -1,16 +1,17 @@
 import Bridge
+import BridgeClient
 import ZeroMQ
 
 /// The keys of a CURVE run: the bridge's, the load clients' (one pair, on the allow-list as `bench`) and
 /// the relays' (pinned by every lane; the relays admit only the bridge).
 struct BenchCurve {
     let bridge: CurveKeyPair
-    let client: LoadPlan.Curve
+    let client: ClientCurve
     let relay: CurveKeyPair
 
     init() throws {
         bridge = try CurveKeyPair.generate()
-        client = LoadPlan.Curve(keys: try CurveKeyPair.generate(), serverKey: bridge.publicKey)
+        client = ClientCurve(keys: try CurveKeyPair.generate(), serverKey: bridge.publicKey)
         relay = try CurveKeyPair.generate()
     }
 

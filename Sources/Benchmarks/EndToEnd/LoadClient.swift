@@ -1,3 +1,4 @@
+import BridgeClient
 import Foundation
 import ZeroMQ
 
@@ -20,13 +21,7 @@ struct LoadPlan: Sendable {
     var stopAfter: Int = .max
     var recordLatency = true
     /// CURVE keys for a bridge with security; nil for a plain socket.
-    var curve: Curve? = nil
-
-    /// A load client's CURVE set-up: its key pair and the bridge's public key.
-    struct Curve: Sendable {
-        var keys: CurveKeyPair
-        var serverKey: String
-    }
+    var curve: ClientCurve? = nil
 }
 
 /// What one load client saw.
@@ -54,11 +49,7 @@ enum LoadClient {
         let socket: Socket
         do {
             socket = try Socket(context, .dealer)
-            if let curve = plan.curve {
-                try socket.setCurveServerKey(curve.serverKey)
-                try socket.setCurvePublicKey(curve.keys.publicKey)
-                try socket.setCurveSecretKey(curve.keys.secretKey)
-            }
+            try plan.curve?.apply(to: socket)
             try socket.setSendHighWaterMark(100_000)
             try socket.setReceiveHighWaterMark(100_000)
             try socket.connect(plan.endpoint)

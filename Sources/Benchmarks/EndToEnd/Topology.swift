@@ -1,4 +1,5 @@
 import Bridge
+import BridgeClient
 import Foundation
 import Logging
 import TerminalSimulator
@@ -158,7 +159,7 @@ enum TopologyRun {
 
     /// Runs the load clients against `endpoint` for the warm-up and the measured window.
     static func drive(
-        endpoint: String, context: Context, shape: RunShape, curve: LoadPlan.Curve? = nil
+        endpoint: String, context: Context, shape: RunShape, curve: ClientCurve? = nil
     ) throws -> RunMeasurement {
         let start = Monotonic.now()
         let measureFrom = start + UInt64(shape.warmupSeconds * 1e9)
