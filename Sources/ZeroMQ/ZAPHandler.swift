@@ -28,7 +28,7 @@ public struct ZAPClient: Sendable, Equatable {
 /// terminating the context.
 public final class ZAPHandler: Sendable {
     private let state: State
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread: LoopThread
 
     /// Starts answering ZAP requests in `context`, admitting only `allowedPublicKeys` (Z85 text), on
     /// every domain, with the key itself as user id.
@@ -47,33 +47,15 @@ public final class ZAPHandler: Sendable {
         let state = State()
         state.replace(Self.byKey(clients))
         self.state = state
-        let ready = DispatchSemaphore(value: 0)
-        let startError = ErrorBox()
-        let finished = self.finished
-        let thread = Thread {
-            defer { finished.signal() }
-            let socket: Socket
-            do {
-                socket = try Socket(context, .rep)
-                try socket.setReceiveTimeout(100)
-                try socket.bind("inproc://zeromq.zap.01")
-            } catch {
-                startError.set(error)
-                ready.signal()
-                return
-            }
-            ready.signal()
+        thread = try LoopThread.start(name: "zap-handler") { () throws(ZMQError) -> (loop: Socket, report: Void) in
+            let socket = try Socket(context, .rep)
+            try socket.setReceiveTimeout(100)
+            try socket.bind("inproc://zeromq.zap.01")
+            return (socket, ())
+        } run: { socket in
             Self.serve(socket, state: state, onRefusal: onRefusal)
             socket.close()
-        }
-        thread.name = "zap-handler"
-        thread.start()
-        ready.wait()
-        if let error = startError.get() {
-            _ = state.markStopped()  // so that deinit does not wait a second time for the thread's end
-            finished.wait()
-            throw error
-        }
+        }.thread
     }
 
     /// Stops the handler if ``stop()`` was not called, so that its thread does not keep the context alive.
@@ -96,7 +78,7 @@ public final class ZAPHandler: Sendable {
     /// Stops answering and waits for the handler's thread to end. Calling it twice is harmless.
     public func stop() {
         guard state.markStopped() else { return }
-        finished.wait()
+        thread.join()
     }
 
     private static func serve(
@@ -143,10 +125,4 @@ public final class ZAPHandler: Sendable {
         func refused() -> Int { refusals.load(ordering: .relaxed) }
     }
 
-    /// The error the handler's thread met while starting, for the thread that waits on it.
-    private final class ErrorBox: Sendable {
-        private let error = Mutex<ZMQError?>(nil)
-        func set(_ newError: any Error) { error.withLock { $0 = newError as? ZMQError } }
-        func get() -> ZMQError? { error.withLock { $0 } }
-    }
 }

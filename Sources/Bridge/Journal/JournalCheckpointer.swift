@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ZeroMQ
 
 /// Moves SQLite's WAL checkpoints off the bridge's loop thread.
 ///
@@ -17,7 +18,7 @@ package final class JournalCheckpointer: Sendable {
     package static let restartFrames = 16_384
 
     private let stopSignal = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread: LoopThread
 
     /// Starts checkpointing the journal at `path`.
     package init(path: String, intervalMs: Int = 1000) throws {
@@ -25,9 +26,7 @@ package final class JournalCheckpointer: Sendable {
         configuration.busyMode = .timeout(5)
         let database = try DatabaseQueue(path: path, configuration: configuration)
         let stopSignal = stopSignal
-        let finished = finished
-        let thread = Thread {
-            defer { finished.signal() }
+        thread = LoopThread.start(name: "journal-checkpoint") {
             while stopSignal.wait(timeout: .now() + .milliseconds(intervalMs)) == .timedOut {
                 try? database.writeWithoutTransaction { db in
                     let frames = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")?[1] as Int? ?? 0
@@ -36,13 +35,11 @@ package final class JournalCheckpointer: Sendable {
             }
             try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         }
-        thread.name = "journal-checkpoint"
-        thread.start()
     }
 
     /// Stops after a last, complete checkpoint; returns when the thread has ended.
     package func stop() {
         stopSignal.signal()
-        finished.wait()
+        thread.join()
     }
 }

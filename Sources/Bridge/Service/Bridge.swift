@@ -18,7 +18,6 @@ public final class Bridge: Sendable {
     private let logger: Logger
     private let context: Context
     private let control: ControlChannel
-    private let finished = DispatchSemaphore(value: 0)
     private let state = StartState()
     private let pulse = LoopPulse()
     /// Admits CURVE clients by the allow-list; nil without `security`. Started before any socket binds.
@@ -51,30 +50,20 @@ public final class Bridge: Sendable {
     /// - Throws: a ``ZMQError`` when an endpoint cannot be bound, or a journal error.
     @discardableResult
     public func start() throws -> BoundEndpoints {
-        let ready = DispatchSemaphore(value: 0)
-        let outcome = StartOutcome()
         let configuration = configuration
         let clock = clock
         let logger = logger
         let context = context
         let endpoint = control.endpoint
-        let finished = finished
         let state = state
         let pulse = pulse
-        let thread = Thread {
-            defer { finished.signal() }
-            let loop: BridgeLoop
-            do {
-                loop = try BridgeLoop(
-                    context: context, configuration: configuration, controlEndpoint: endpoint, clock: clock,
-                    logger: logger, pulse: pulse)
-            } catch {
-                outcome.set(.failure(error))
-                ready.signal()
-                return
-            }
-            outcome.set(.success(loop.bound))
-            ready.signal()
+        let (thread, bound) = try LoopThread.start(name: "vivabridge") {
+            () throws -> (loop: BridgeLoop, report: BoundEndpoints) in
+            let loop = try BridgeLoop(
+                context: context, configuration: configuration, controlEndpoint: endpoint, clock: clock,
+                logger: logger, pulse: pulse)
+            return (loop, loop.bound)
+        } run: { loop in
             do {
                 try loop.run()
             } catch {
@@ -82,20 +71,9 @@ public final class Bridge: Sendable {
                 state.recordFailure(error)
             }
         }
-        thread.name = "vivabridge"
-        thread.start()
-        ready.wait()
-        switch outcome.get() {
-        case .success(let bound):
-            try control.connect(context)
-            state.markStarted()
-            return bound
-        case .failure(let error):
-            finished.wait()
-            throw error
-        case nil:
-            fatalError("bridge thread ended without reporting its start")
-        }
+        try control.connect(context)
+        state.markStarted(thread)
+        return bound
     }
 
     /// Starts a graceful shutdown: new commands are refused `shutting_down`, commands in flight get
@@ -107,8 +85,8 @@ public final class Bridge: Sendable {
 
     /// Waits until the bridge's thread has ended.
     public func wait() {
-        guard state.claimWait() else { return }
-        finished.wait()
+        guard let thread = state.claimWait() else { return }
+        thread.join()
         control.close()
         zap?.stop()
         context.terminate()
@@ -177,25 +155,21 @@ private final class ControlChannel: Sendable {
     }
 }
 
-private final class StartOutcome: Sendable {
-    private let value = Mutex<Result<BoundEndpoints, any Error>?>(nil)
-    func set(_ result: Result<BoundEndpoints, any Error>) { value.withLock { $0 = result } }
-    func get() -> Result<BoundEndpoints, any Error>? { value.withLock { $0 } }
-}
-
 private final class StartState: Sendable {
     private struct Flags {
-        var started = false
+        /// The loop's thread, once it started.
+        var thread: LoopThread?
         var waited = false
         var error: (any Error)?
     }
     private let flags = Mutex(Flags())
-    func markStarted() { flags.withLock { $0.started = true } }
-    func claimWait() -> Bool {
+    func markStarted(_ thread: LoopThread) { flags.withLock { $0.thread = thread } }
+    /// The thread to join, for the one caller that waits first; nil before a start and for later callers.
+    func claimWait() -> LoopThread? {
         flags.withLock {
-            guard $0.started, !$0.waited else { return false }
+            guard let thread = $0.thread, !$0.waited else { return nil }
             $0.waited = true
-            return true
+            return thread
         }
     }
     func recordFailure(_ error: any Error) { flags.withLock { $0.error = error } }

@@ -103,56 +103,47 @@ public final class Simulator: Sendable {
             let configuration = LoopConfiguration(
                 lanes: configured, context: context, control: control, monitor: monitor, clock: clock, seed: seed,
                 dates: dates, historyLimit: historyLimit, logger: logger, requestObserver: requestObserver)
-            let startup = ResultBox<Result<[String: String], SimulatorError>>()
-            let exit = ResultBox<Bool>()
-            let thread = Thread {
-                let loop = SimulatorLoop(configuration)
-                do {
-                    startup.fulfil(.success(try loop.bind()))
-                } catch {
-                    startup.fulfil(.failure(SimulatorError(.bindFailed, "\(error)")))
-                    loop.shutdown()
-                    exit.fulfil(true)
-                    return
+            do throws(SimulatorError) {
+                let (thread, endpoints) = try LoopThread.start(name: "vivabridge-simulator") {
+                    () throws(SimulatorError) -> (loop: SimulatorLoop, report: [String: String]) in
+                    let loop = SimulatorLoop(configuration)
+                    do {
+                        return (loop, try loop.bind())
+                    } catch {
+                        loop.shutdown()
+                        throw SimulatorError(.bindFailed, "\(error)")
+                    }
+                } run: { loop in
+                    loop.run()
                 }
-                loop.run()
-                exit.fulfil(true)
-            }
-            thread.name = "vivabridge-simulator"
-            thread.start()
-            switch startup.wait() {
-            case .success(let endpoints):
                 state.endpoints = endpoints
-                state.exit = exit
+                state.thread = thread
                 state.ownedContext = givenContext == nil ? context : nil
                 return endpoints
-            case .failure(let error):
-                _ = exit.wait()
+            } catch {
                 control.close()
                 state.zap?.stop()
                 state.stopped = true
                 if givenContext == nil { context.terminate() }
                 throw error
-            case nil:
-                throw SimulatorError(.bindFailed, "the simulator thread ended before binding")
             }
         }
     }
 
     /// Stops the loop, joins its thread and closes every socket (and its own context). Idempotent.
     public func stop() {
-        let (exit, context, zap) = self.state.withLock { state -> (ResultBox<Bool>?, Context?, ZAPHandler?) in
+        let (thread, context, zap) = self.state.withLock { state -> (LoopThread?, Context?, ZAPHandler?) in
             guard !state.stopped else { return (nil, nil, nil) }
             state.stopped = true
-            return (state.exit, state.ownedContext, state.zap)
+            return (state.thread, state.ownedContext, state.zap)
         }
-        guard let exit else {
+        guard let thread else {
             control.close()
             zap?.stop()
             return
         }
         _ = control.post(ControlJob(run: { $0.running = false }, cancel: {}))
-        _ = exit.wait()
+        thread.join()
         control.close()
         zap?.stop()
         context?.terminate()
@@ -190,7 +181,8 @@ public final class Simulator: Sendable {
     /// Life-cycle state, behind the simulator's mutex.
     struct LifeState {
         var endpoints: [String: String]?
-        var exit: ResultBox<Bool>?
+        /// The loop's thread, once it bound every lane.
+        var thread: LoopThread?
         var ownedContext: Context?
         /// Admits only the allowed bridges on the CURVE relays; nil when any bridge may connect.
         var zap: ZAPHandler?

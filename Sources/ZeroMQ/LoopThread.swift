@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+
+/// A loop on a thread of its own: the bridge's, the simulator's, the ZAP handler's, the journal
+/// checkpointer's. The one home of their thread plumbing: the set-up runs on the new thread (so that
+/// its sockets belong to it from the start), its outcome is handed to the thread that started it, and
+/// the loop's end can be awaited from any thread, any number of times.
+///
+/// ```swift
+/// let (thread, endpoints) = try LoopThread.start(name: "vivabridge") {
+///     let loop = try BridgeLoop(...)      // on the new thread
+///     return (loop, loop.bound)           // `start` returns `loop.bound`
+/// } run: { loop in
+///     loop.run()                          // then the thread goes on with the loop
+/// }
+/// thread.join()
+/// ```
+public final class LoopThread: Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+
+    private init() {}
+
+    /// Starts a thread named `name` that runs `setUp`, then `run` with the loop it made.
+    ///
+    /// Returns once `setUp` has returned, with its report. When `setUp` throws, the thread ends and
+    /// `start` throws the same error after it has ended: nothing of a failed start keeps running.
+    public static func start<Loop, Report: Sendable, Failure: Error>(
+        name: String,
+        setUp: @escaping @Sendable () throws(Failure) -> (loop: Loop, report: Report),
+        run: @escaping @Sendable (Loop) -> Void
+    ) throws(Failure) -> (thread: LoopThread, report: Report) {
+        let thread = LoopThread()
+        let started = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<Report, Failure>?>(nil)
+        let finished = thread.finished
+        let body = Thread {
+            defer { finished.signal() }
+            let loop: Loop
+            do throws(Failure) {
+                let made = try setUp()
+                loop = made.loop
+                outcome.withLock { $0 = .success(made.report) }
+                started.signal()
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+                started.signal()
+                return
+            }
+            run(loop)
+        }
+        body.name = name
+        body.start()
+        started.wait()
+        switch outcome.withLock({ $0 })! {
+        case .success(let report):
+            return (thread, report)
+        case .failure(let error):
+            thread.join()
+            throw error
+        }
+    }
+
+    /// Starts a thread named `name` that runs `body` and needs no set-up.
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) -> LoopThread {
+        let (thread, _) = start(name: name, setUp: { () -> (loop: Void, report: Void) in ((), ()) }, run: { body() })
+        return thread
+    }
+
+    /// Waits until the thread has ended. Any thread may call it, any number of times.
+    public func join() {
+        finished.wait()
+        finished.signal()
+    }
+}
