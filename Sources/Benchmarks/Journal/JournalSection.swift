@@ -1,3 +1,4 @@
+import Bridge
 import Foundation
 import GRDB
 import InterApp
@@ -102,6 +103,12 @@ struct JournalSection {
                     section: "journal", figure: "look-up of a new id (Journal.command(id:): plain SELECT)",
                     value: "\(Format.rate(plain)), \(Format.micros(1e6 / plain))/look-up",
                     baseline: "\(Format.rate(viaRead)) via DatabaseQueue.read", ratio: plain / viaRead))
+            let fromMemory = measureFilterChecks()
+            out.rows.append(
+                Row(
+                    section: "journal", figure: "a new id known new from memory (KnownIdFilter, the bridge now)",
+                    value: "\(Format.rate(fromMemory)), \(Format.micros(1e6 / fromMemory))/check",
+                    baseline: "\(Format.rate(plain)) plain SELECT", ratio: fromMemory / plain))
         } catch {
             out.failures.append("journal: look-ups: \(error)")
         }
@@ -150,6 +157,27 @@ struct JournalSection {
             blackHole(found)
             return Double(next - filled) / Monotonic.seconds(now - start)
         }
+    }
+
+    /// Checks of ids that are not there against the bridge's in-memory filter of a journal of
+    /// `journaledSales` ids: what the bridge does for a new command before any SELECT.
+    private func measureFilterChecks() -> Double {
+        var filter = KnownIdFilter(capacity: journaledSales * 2)
+        for n in 1...journaledSales { filter.insert(Self.id(n)) }
+        var next = journaledSales
+        var maybe = 0
+        let start = Monotonic.now()
+        let end = start + UInt64(seconds * 1e9)
+        var now = start
+        while now < end {
+            for _ in 0..<1000 {
+                next += 1
+                if filter.mightContain(Self.id(next)) { maybe += 1 }
+            }
+            now = Monotonic.now()
+        }
+        blackHole(maybe)
+        return Double(next - journaledSales) / Monotonic.seconds(now - start)
     }
 
     private func sampleRows() throws -> Rows {

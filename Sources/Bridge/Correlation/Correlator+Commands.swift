@@ -135,6 +135,8 @@ extension Correlator {
         let stored: StoredCommand?
         if let recent = finalizedSinceCommit[command.id] {
             stored = recent
+        } else if !journal.mayHold(id: command.id) {
+            stored = nil  // never journaled: certainly new, and no read on the loop thread
         } else {
             do {
                 stored = try journal.command(id: command.id)

@@ -14,6 +14,8 @@ final class Journal {
     private let identity: (device: UInt64, inode: UInt64)?
     private var checkpointer: JournalCheckpointer?
     private var lock: JournalLock?
+    /// Every id the journal holds (and perhaps a few more): see ``mayHold(id:)``.
+    private var knownIds = KnownIdFilter()
 
     /// Opens (or creates) the journal at `path`, in WAL mode.
     ///
@@ -28,6 +30,7 @@ final class Journal {
             identity = Self.identity(of: path)
             try Self.checkIntact(database, path: path)
             try migrate()
+            knownIds = try Self.readKnownIds(database)
             checkpointer = try JournalCheckpointer(path: path)
         } catch let error as JournalError {
             lock?.release()
@@ -147,9 +150,26 @@ final class Journal {
         }
     }
 
+    /// False when no command was ever journaled under `id`: it is certainly new, and needs no look-up.
+    /// True when it may have been: ask ``command(id:)``.
+    func mayHold(id: String) -> Bool { knownIds.mightContain(id) }
+
+    /// Every id in the journal, at open: one pass over the primary key.
+    private static func readKnownIds(_ database: DatabaseQueue) throws -> KnownIdFilter {
+        try database.read { db in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM commands") ?? 0
+            var filter = KnownIdFilter(capacity: max(1 << 16, count * 2))
+            let ids = try String.fetchCursor(db, sql: "SELECT id FROM commands")
+            while let id = try ids.next() { filter.insert(id) }
+            return filter
+        }
+    }
+
     /// Writes every staged entry in one transaction.
     func commit(_ entries: [JournalEntry]) throws {
         guard !entries.isEmpty else { return }
+        // Known before written: a "no" from the filter must never be wrong, even if this commit fails.
+        for case .insert(let row) in entries { knownIds.insert(row.id) }
         try database.write { db in
             for entry in entries { try Self.apply(entry, in: db) }
         }
