@@ -11,7 +11,7 @@ extension BridgeLoop {
                 heartbeatTimeoutMs: configuration.heartbeatTimeoutMs)
         } catch {
             logger.error(
-                "the link to lane \(lane.id)'s relay could not be made; the lane stays down until a reload or restart",
+                "the link to lane \(lane.id)'s relay could not be made; the lane stays down until a restart, or a reload that changes it",
                 metadata: ["lane": "\(lane.id)", "endpoint": "\(lane.endpoint)", "error": "\(error)"])
             return
         }
