@@ -67,6 +67,26 @@ struct LiveLaneTests {
         #expect(status?.string("outcome") == "unknown")
     }
 
+    @Test("removing a lane between two others leaves both working; a lane added afterwards works too")
+    func removeMiddleThenAdd() throws {
+        let harness = try BridgeHarness(lanes: [Self.lane("lane-1"), Self.lane("lane-2"), Self.lane("lane-3")])
+        let all = harness.configuration.lanes
+        harness.bridge.reloadLanes(all.filter { $0.id != "lane-2" })
+        try harness.event("lane-2.lane.removed")
+        #expect(try harness.call(saleJSON(id: "one", lane: "lane-1", amount: 100)).string("outcome") == "success")
+        #expect(try harness.call(saleJSON(id: "three", lane: "lane-3", amount: 300)).string("outcome") == "success")
+        let gone = try harness.call(saleJSON(id: "two", lane: "lane-2", amount: 200))
+        #expect(gone.object("error")?.string("code") == "unknown_lane")
+
+        harness.bridge.reloadLanes(all)
+        try harness.event("lane-2.lane.connected")
+        #expect(try harness.call(saleJSON(id: "two-again", lane: "lane-2", amount: 200)).string("outcome") == "success")
+        #expect(
+            try harness.call(saleJSON(id: "three-again", lane: "lane-3", amount: 300)).string("outcome") == "success")
+        let ping = try harness.call(#"{"id":"p","action":"ping"}"#)
+        #expect(ping.object("result")?.int("lanes") == 3)
+    }
+
     @Test("a lane brought back by a second reload before its removal was carried out stays, and keeps selling")
     func removalWithdrawn() throws {
         let harness = try BridgeHarness(lanes: [Self.lane("lane-1"), Self.lane("lane-2", Self.heldCard)])
@@ -84,5 +104,45 @@ struct LiveLaneTests {
         #expect(try harness.call(saleJSON(id: "again", lane: "lane-2", amount: 800)).string("outcome") == "success")
         #expect(!harness.logs.text.contains("lane lane-2 removed by the reload: its link"))
         #expect(harness.simulator.helloCount(lane: "lane-2") == 1, "the link was made anew")
+    }
+}
+
+@Suite("Live lanes: what a reload finds different, lane by lane, and what waits for a restart")
+struct LaneDifferencesTests {
+    @Test("lanes added, removed and changed (a terminal default counts for every lane inheriting it); keys by name")
+    func differences() throws {
+        let running = try BridgeConfiguration.load(yaml: ConfigurationTests.valid)
+        let yaml =
+            ConfigurationTests.valid
+            .replacingOccurrences(of: "merchantKey: SG23323424EXS3", with: "merchantKey: NEW-KEY")
+            .replacingOccurrences(
+                of: "  - id: lane-1\n    endpoint: tcp://127.0.0.1:6001\n    platform: ios\n", with: ""
+            )
+            .replacingOccurrences(of: "journal: /tmp/j.sqlite", with: "journal: /tmp/k.sqlite")
+            + "\n  - {id: lane-3, endpoint: \"tcp://127.0.0.1:6003\", platform: ios}\n"
+        let candidate = try BridgeConfiguration.load(yaml: yaml)
+        let lanes = running.laneDifferences(to: candidate)
+        #expect(lanes == LaneDifferences(added: ["lane-3"], removed: ["lane-1"], changed: ["lane-2"]))
+        #expect(lanes.phrases == ["lanes added: lane-3", "lanes removed: lane-1", "lanes changed: lane-2"])
+        #expect(running.restartDifferences(to: candidate) == ["journal"])
+        #expect(running.canReloadLanes(to: candidate))
+        #expect(running.laneDifferences(to: running).isEmpty)
+    }
+
+    @Test("lanes wait for the restart when the bridge key changes: a pinned relay key is never used with another")
+    func newBridgeKey() throws {
+        let running = try BridgeConfiguration.load(yaml: ConfigurationTests.valid)
+        var keyed = running
+        keyed.security = SecuritySettings(
+            secretKeyFile: "/k", secretKey: "secret", publicKey: "public", clients: [], requireLaneKeys: false)
+        #expect(!running.canReloadLanes(to: keyed))
+        #expect(!keyed.canReloadLanes(to: running))
+        var rekeyed = keyed
+        rekeyed.security?.publicKey = "other"
+        rekeyed.security?.secretKey = "other-secret"
+        #expect(!keyed.canReloadLanes(to: rekeyed))
+        var sameKey = keyed
+        sameKey.security?.clients = [SecuritySettings.Client(name: "pos", publicKey: "p", roles: [.commands])]
+        #expect(keyed.canReloadLanes(to: sameKey))
     }
 }

@@ -119,14 +119,20 @@ struct LaneReloadTests {
         #expect(bridge.child.waitForExit(timeout: 30) == 0)
     }
 
-    @Test("a lane whose endpoint changes by SIGHUP links to its new relay and sells there")
+    @Test("a lane whose endpoint changes by SIGHUP links to its new relay and sells there; a timing change waits")
     func changeEndpoint() throws {
         let bridge = try RunningBridge(spareRelays: ["relay-b"])
         let events = try bridge.subscribe()
 
         try bridge.writeLanes([("lane-1", "relay-b")])
+        try (String(contentsOf: bridge.config, encoding: .utf8) + "abortGraceMs: 1000\n").write(
+            to: bridge.config, atomically: true, encoding: .utf8)
         bridge.child.signal(SIGHUP)
         #expect(bridge.child.waitForErrorLine(containing: "SIGHUP: lanes changed: lane-1; applying them now") != nil)
+        #expect(
+            bridge.child.waitForErrorLine(
+                containing: "reloaded; these changes take effect at the next restart: abortGraceMs")
+                != nil)
         #expect(bridge.child.waitForErrorLine(containing: "lane lane-1 changed by the reload") != nil)
         #expect(try events.await("lane-1.lane.disconnected")?["endpoint"]?.stringValue == bridge.relays["lane-1"])
         #expect(try events.await("lane-1.lane.changed")?["endpoint"]?.stringValue == bridge.relays["relay-b"])

@@ -7,6 +7,13 @@ public struct LaneDifferences: Sendable, Equatable {
     /// Lanes both have, with other settings (endpoint, platform, relay key, terminal settings).
     public var changed: [String] = []
 
+    /// Lanes differing as given (none by default).
+    public init(added: [String] = [], removed: [String] = [], changed: [String] = []) {
+        self.added = added
+        self.removed = removed
+        self.changed = changed
+    }
+
     /// Whether no lane differs.
     public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
 
