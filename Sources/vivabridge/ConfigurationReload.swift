@@ -61,10 +61,10 @@ final class ConfigurationReload: @unchecked Sendable {
         let differences = running.laneDifferences(to: candidate)
         guard !differences.isEmpty else { return [] }
         guard running.canReloadLanes(to: candidate) else { return differences.phrases }
+        logger.notice("SIGHUP: \(differences.phrases.joined(separator: "; ")); applying them now")
         bridge.reloadLanes(candidate.lanes)
         running.lanes = candidate.lanes
         running.terminal = candidate.terminal
-        logger.notice("SIGHUP: \(differences.phrases.joined(separator: "; ")); applying them now")
         return []
     }
 
