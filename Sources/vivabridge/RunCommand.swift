@@ -12,8 +12,8 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run the bridge (on the embedded default with simulated lanes when no --config is given).",
         discussion: """
             SIGTERM or SIGINT shut down gracefully (exit 0); a second one stops at once (exit 1). SIGHUP reloads \
-            the file (the log level at once; other changes are named and wait for a restart; a bad file changes \
-            nothing) and never ends the bridge. Under systemd (NOTIFY_SOCKET) it reports READY, RELOADING, \
+            the file (the log level, the client allow-list and lanes added, removed or changed at once; other changes \
+            are named and wait for a restart; a bad file changes nothing) and never ends the bridge. Under systemd (NOTIFY_SOCKET) it reports READY, RELOADING, \
             STOPPING and feeds WATCHDOG while its loop turns. Exit 1: a component could not start or stopped on an error (one line names it); \
             exit 2: the configuration was refused.
             """

@@ -113,7 +113,10 @@ extension WatchState {
             switch topic.laneEvent {
             case .connected: lane.connected = true
             case .disconnected: lane.connected = false
-            case .returned, nil: break
+            case .added, .changed:
+                lane.connected = false
+                if let platform = body["platform"]?.stringValue { lane.platform = platform }
+            case .returned, .removed, nil: break
             }
             switch topic.batchEvent {
             case .opened:
@@ -135,7 +138,12 @@ extension WatchState {
                 break
             }
         }
-        if topic.laneEvent == .returned {
+        if topic.laneEvent == .removed {
+            next.lanes.removeAll { $0.id == laneId }
+            next.addNote("\(laneId): removed by a reload of the bridge's configuration")
+        } else if topic.laneEvent == .added {
+            next.addNote("\(laneId): added by a reload of the bridge's configuration")
+        } else if topic.laneEvent == .returned {
             next.addNote("\(laneId): the store app came back with no callback")
         } else if topic.commandEvent == .orphan {
             next.addNote("\(laneId): a \(kind) callback matched no command (orphan)")

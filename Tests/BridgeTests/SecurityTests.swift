@@ -21,12 +21,13 @@ struct SecurityTests {
         let pos = try! CurveKeyPair.generate()
         let dashboard = try! CurveKeyPair.generate()
         let logs = LogCapture()
+        /// The key lane-2's relay holds (the bridge pins another at start).
+        let relay2 = try! CurveKeyPair.generate()
 
         init() throws {
             context = try Context()
             bridgeKeys = try CurveKeyPair.generate()
             let relay1 = try CurveKeyPair.generate()
-            let relay2 = try CurveKeyPair.generate()
             let pinnedForLane2 = try CurveKeyPair.generate()
             var lane1 = SimulatedLane(id: "lane-1", platform: .ios)
             lane1.curveSecretKey = relay1.secretKey
@@ -155,6 +156,21 @@ struct SecurityTests {
         let reply = try bridge.call(pos, saleJSON(id: "u-1", lane: "lane-2", amount: 100))
         #expect(reply?["outcome"]?.stringValue == "undeliverable")
         #expect(bridge.simulator.openedURLCount(lane: "lane-2") == 0)
+    }
+
+    @Test("a reload that pins the key lane-2's relay really holds brings the lane up over CURVE; it sells")
+    func repinnedByReload() throws {
+        let bridge = try SecureBridge()
+        #expect(bridge.simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
+        var lanes = bridge.bridge.configuration.lanes
+        lanes[1].relayPublicKey = bridge.relay2.publicKey
+        bridge.bridge.reloadLanes(lanes)
+        #expect(bridge.logs.waitForLine(containing: "lane lane-2 changed by the reload") != nil)
+        #expect(bridge.simulator.waitForHello(lane: "lane-2", timeout: .seconds(10)))
+        let pos = try bridge.client(bridge.pos)
+        let reply = try bridge.call(pos, saleJSON(id: "r-1", lane: "lane-2", amount: 100))
+        #expect(reply?["outcome"]?.stringValue == "success")
+        #expect(bridge.simulator.history(lane: "lane-2").count == 1)
     }
 
     @Test("the admitted client's name is in the reply, every event of the command, status, and the journal")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `vivabridge run` under systemd's `Type=notify` protocol, with the test as systemd: a datagram
-/// socket named by NOTIFY_SOCKET. And SIGHUP's reload, whose only immediate effect is the log level.
+/// socket named by NOTIFY_SOCKET. And SIGHUP's reload of the log level (lanes: LaneReloadTests).
 @Suite("vivabridge run under systemd: READY, WATCHDOG, RELOADING, STOPPING, and SIGHUP's reload")
 struct SystemdNotifyTests {
     @Test("READY once listening, WATCHDOG while the loop turns, RELOADING then READY on SIGHUP, STOPPING on SIGTERM")

@@ -142,6 +142,25 @@ struct WatchStateTests {
         #expect(!state.needsSnapshot)
     }
 
+    @Test("a reload's lane events: added gets a row, changed takes the new platform, removed drops the row")
+    func reloadedLanes() {
+        var state = WatchState().applying(snapshot: twoLanes)
+        state = state.applying(
+            watchEvent("lane-3.lane.added", seq: 1, [("endpoint", "tcp://x:1"), ("platform", "ios")]))
+        #expect(state.lanes.map(\.id) == ["lane-1", "lane-2", "lane-3"])
+        #expect(state.lane("lane-3")?.connected == false)
+        #expect(state.lane("lane-3")?.platform == "ios")
+        state = state.applying(watchEvent("lane-2.lane.changed", seq: 2, [("platform", "ios")]))
+        #expect(state.lane("lane-2")?.platform == "ios")
+        state = state.applying(watchEvent("lane-1.lane.removed", seq: 3))
+        #expect(state.lanes.map(\.id) == ["lane-2", "lane-3"])
+        #expect(
+            state.notes.suffix(2) == [
+                "lane-3: added by a reload of the bridge's configuration",
+                "lane-1: removed by a reload of the bridge's configuration",
+            ])
+    }
+
     @Test("a gap in seq is noticed, said, and makes it ask for the lanes again")
     func seqGap() {
         var state = WatchState().applying(snapshot: twoLanes)

@@ -1,17 +1,53 @@
+/// Lanes that differ between two configurations, by id, in the order of the file that has them.
+public struct LaneDifferences: Sendable, Equatable {
+    /// Lanes only the new configuration has.
+    public var added: [String] = []
+    /// Lanes only the running configuration has.
+    public var removed: [String] = []
+    /// Lanes both have, with other settings (endpoint, platform, relay key, terminal settings).
+    public var changed: [String] = []
+
+    /// Lanes differing as given (none by default).
+    public init(added: [String] = [], removed: [String] = [], changed: [String] = []) {
+        self.added = added
+        self.removed = removed
+        self.changed = changed
+    }
+
+    /// Whether no lane differs.
+    public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
+
+    /// One phrase per kind of difference: `lanes added: lane-4`, …
+    public var phrases: [String] {
+        [("added", added), ("removed", removed), ("changed", changed)].compactMap { kind, ids in
+            ids.isEmpty ? nil : "lanes \(kind): \(ids.joined(separator: ", "))"
+        }
+    }
+}
+
 extension BridgeConfiguration {
-    /// What differs between this (running) configuration and `candidate` that a running bridge takes only
-    /// at a restart, one phrase each: lanes added, removed or changed, then the other keys by name. The log
-    /// level and the client allow-list are left out: a reload applies them at once.
-    public func restartDifferences(to candidate: BridgeConfiguration) -> [String] {
-        var found: [String] = []
+    /// The lanes `candidate` adds, removes or changes compared with this (running) configuration.
+    public func laneDifferences(to candidate: BridgeConfiguration) -> LaneDifferences {
         let old = Dictionary(lanes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let new = Dictionary(candidate.lanes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let added = candidate.lanes.map(\.id).filter { old[$0] == nil }
-        let removed = lanes.map(\.id).filter { new[$0] == nil }
-        let changed = candidate.lanes.map(\.id).filter { id in old[id].map { $0 != new[id] } ?? false }
-        if !added.isEmpty { found.append("lanes added: \(added.joined(separator: ", "))") }
-        if !removed.isEmpty { found.append("lanes removed: \(removed.joined(separator: ", "))") }
-        if !changed.isEmpty { found.append("lanes changed: \(changed.joined(separator: ", "))") }
+        var found = LaneDifferences()
+        found.added = candidate.lanes.map(\.id).filter { old[$0] == nil }
+        found.removed = lanes.map(\.id).filter { new[$0] == nil }
+        found.changed = candidate.lanes.map(\.id).filter { id in old[id].map { $0 != new[id] } ?? false }
+        return found
+    }
+
+    /// Whether a running bridge can take `candidate`'s lanes without a restart: its links are made with
+    /// the bridge's own key, so a reload that adds, removes or replaces `security` keeps the lanes waiting
+    /// for the restart too (a lane pinning a relay key must never come up plain).
+    public func canReloadLanes(to candidate: BridgeConfiguration) -> Bool {
+        security?.publicKey == candidate.security?.publicKey && security?.secretKey == candidate.security?.secretKey
+    }
+
+    /// What differs between this (running) configuration and `candidate` that a running bridge takes only
+    /// at a restart: the keys by name, one phrase. Lanes, the log level and the client allow-list are left
+    /// out: a reload applies them at once (lanes with ``canReloadLanes(to:)``; see ``laneDifferences(to:)``).
+    public func restartDifferences(to candidate: BridgeConfiguration) -> [String] {
         let texts: [(String, (BridgeConfiguration) -> String)] = [
             ("command", \.command), ("commandPull", { $0.commandPull ?? "" }), ("events", \.events),
             ("journal", \.journal), ("journalSync", \.journalSync.rawValue), ("log.format", \.log.format.rawValue),
@@ -20,7 +56,6 @@ extension BridgeConfiguration {
         ]
         var keys = texts.filter { $0.1(self) != $0.1(candidate) }.map(\.0)
         keys += Self.integerKeys.filter { self[keyPath: $0.2] != candidate[keyPath: $0.2] }.map(\.0)
-        if !keys.isEmpty { found.append(keys.joined(separator: ", ")) }
-        return found
+        return keys.isEmpty ? [] : [keys.joined(separator: ", ")]
     }
 }

@@ -45,8 +45,8 @@ extension Correlator {
                 to: target)
             return
         }
-        guard let lane = lanes[terminal.lane] else {
-            let known = laneOrder.joined(separator: ", ")
+        guard let lane = lanes[terminal.lane], !lane.isRemoved else {
+            let known = configuredLanes.joined(separator: ", ")
             reject(rejection(.unknownLane, "lane \(terminal.lane) is not configured; lanes: \(known)"), to: target)
             return
         }
@@ -63,6 +63,15 @@ extension Correlator {
             reject(
                 rejection(
                     .laneBusy, "lane \(lane.id) is busy with \(what); one transaction at a time (abort is allowed)"),
+                to: target)
+            return
+        }
+        if lane.change != nil, terminal.action != .abort || lane.closing {
+            reject(
+                rejection(
+                    .laneBusy,
+                    "lane \(lane.id) takes its reloaded settings once what is in flight on it ends; only abort is "
+                        + "taken until then; try again in a moment"),
                 to: target)
             return
         }

@@ -42,7 +42,7 @@ extension Correlator {
         switch target {
         case .router: emitReply(target, reply)
         case .pull:
-            let lane = rejection.lane.flatMap { lanes[$0] != nil ? $0 : nil } ?? Topic.bridgeLane
+            let lane = rejection.lane.flatMap { lanes[$0].map { !$0.isRemoved } == true ? $0 : nil } ?? Topic.bridgeLane
             emitEvent(.command(lane: lane, action: rejection.action ?? "command", .result), reply)
         }
     }

@@ -7,7 +7,7 @@ extension Correlator {
     func answerPing(_ command: Command, to target: ReplyTarget) {
         var result = JSONObject()
         result["version"] = .string(Self.version)
-        result["lanes"] = .number(JSONNumber(lanes.count))
+        result["lanes"] = .number(JSONNumber(configuredLanes.count))
         result["outstanding"] = .number(JSONNumber(outstandingCount))
         answerQuery(command, result, to: target)
     }
@@ -90,6 +90,7 @@ extension Correlator {
         entry["lane"] = .string(lane.id)
         entry["connected"] = .bool(lane.connected)
         entry["platform"] = .string(lane.platform.rawValue)
+        if lane.isRemoved { entry["removing"] = .bool(true) }
         entry["relay"] = lane.relayHello.map(JSONValue.object) ?? .null
         if let current = lane.current {
             var inFlight = JSONObject()

@@ -22,7 +22,9 @@ extension Correlator {
             if lane.orphanWindow.suppressed > 0, now - lane.orphanWindow.startMs >= 1000 {
                 summarizeSuppressedOrphans(lane)
             }
-            if lane.current == nil, lane.connected, !shuttingDown, journalProblem == nil, !lane.pendingLookups.isEmpty {
+            if lane.current == nil, lane.connected, lane.change == nil, !shuttingDown, journalProblem == nil,
+                !lane.pendingLookups.isEmpty
+            {
                 startLookup(lane: lane)
             }
         }

@@ -13,8 +13,11 @@ final class Correlator {
     let logger: Logger
     let decoder: CommandDecoder
     var lanes: [String: LaneState] = [:]
-    /// Lane ids in configuration order, for the `lanes` query.
-    let laneOrder: [String]
+    /// Lane ids in configuration order, for the `lanes` query; lanes a reload removed stay at the end
+    /// until what is in flight on them ends.
+    var laneOrder: [String]
+    /// Lanes a reload removed or changed, waiting to be idle (see ``settleLanes()``).
+    var changingLanes: Set<String> = []
     /// Every outstanding terminal command by id.
     var records: [String: CommandRecord] = [:]
     /// Commands that became final since the last journal commit, so an immediate repeat finds them.

@@ -15,6 +15,11 @@ enum Effect {
     case snapshotReply(ReplyTarget, Reply)
     /// An event; the loop stamps `seq`, `epoch` and `time` when it publishes.
     case publish(topic: Topic, body: EventBody)
+    /// A reload added a lane, or its new settings apply: the loop makes its link and polls it.
+    case openLink(LaneConfiguration)
+    /// A lane a reload removed or changed is idle: the loop reads what its link still holds, closes it,
+    /// stops polling it, then tells the correlator (``Correlator/linkClosed(_:)``).
+    case closeLink(lane: String)
 }
 
 /// An event's body before the loop stamps it: built by the correlator, or already serialized (a

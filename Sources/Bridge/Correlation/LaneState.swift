@@ -2,7 +2,12 @@ import InterApp
 
 /// What the bridge knows about one lane: its link, what is in flight on it, and its open batch.
 final class LaneState {
-    let configuration: LaneConfiguration
+    /// The settings in effect; a reload's new ones wait in ``change`` until the lane is idle.
+    var configuration: LaneConfiguration
+    /// What a reload asked of this lane and waits for it to be idle; nil when nothing does.
+    var change: LaneChange?
+    /// Set once the loop was asked to close the link for ``change``: the lane takes no new command.
+    var closing = false
     var connected = false
     /// What the relay said of itself in its `hello`.
     var relayHello: JSONObject?
@@ -25,4 +30,16 @@ final class LaneState {
 
     var id: String { configuration.id }
     var platform: Platform { configuration.platform }
+    /// Whether a reload removed the lane (it stays only until what is in flight on it ends).
+    var isRemoved: Bool { change == .remove }
+    /// Whether nothing is in flight on the lane: no transaction, no abort, no sale in its abort grace.
+    var isIdle: Bool { current == nil && aborts.isEmpty && graceSales.isEmpty }
+}
+
+/// What a reload asked of a lane that had something in flight.
+enum LaneChange: Equatable {
+    /// The lane left the configuration: its link closes once the lane is idle.
+    case remove
+    /// The lane's settings changed: its link is made anew with these once the lane is idle.
+    case replace(LaneConfiguration)
 }

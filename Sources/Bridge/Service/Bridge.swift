@@ -20,6 +20,7 @@ public final class Bridge: Sendable {
     private let control: ControlChannel
     private let state = StartState()
     private let pulse = LoopPulse()
+    private let laneReloads = LaneReloads()
     /// Admits CURVE clients by the allow-list; nil without `security`. Started before any socket binds.
     private let zap: ZAPHandler?
 
@@ -44,6 +45,15 @@ public final class Bridge: Sendable {
         return true
     }
 
+    /// Takes the lanes of a reloaded configuration (a SIGHUP), on the bridge's loop: lanes added are
+    /// linked at once; lanes removed take no new command and lanes changed only aborts, and either keeps
+    /// its link until what is in flight on it ends; then it is closed (and a changed lane's made anew).
+    /// Returns at once; each change is logged at notice and published as a `<lane>.lane.<event>`.
+    public func reloadLanes(_ lanes: [LaneConfiguration]) {
+        laneReloads.put(lanes)
+        control.send("lanes")
+    }
+
     /// Binds every endpoint, connects every lane, and starts the bridge's thread.
     ///
     /// - Returns: where the bridge listens (real ports for `*` endpoints).
@@ -57,11 +67,12 @@ public final class Bridge: Sendable {
         let endpoint = control.endpoint
         let state = state
         let pulse = pulse
+        let laneReloads = laneReloads
         let (thread, bound) = try LoopThread.start(name: "vivabridge") {
             () throws -> (loop: BridgeLoop, report: BoundEndpoints) in
             let loop = try BridgeLoop(
                 context: context, configuration: configuration, controlEndpoint: endpoint, clock: clock,
-                logger: logger, pulse: pulse)
+                logger: logger, pulse: pulse, laneReloads: laneReloads)
             return (loop, loop.bound)
         } run: { loop in
             do {

@@ -51,6 +51,10 @@ extension BridgeLoop {
                 sendReply(JSONValue.object(reply.json).serialized(), to: target)
             case .publish(let topic, let body):
                 publish(topic, body)
+            case .openLink(let lane):
+                openLink(lane)
+            case .closeLink(let lane):
+                closeLink(lane)
             }
         }
     }

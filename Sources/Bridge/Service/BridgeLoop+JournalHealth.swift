@@ -88,7 +88,7 @@ extension BridgeLoop {
         case .journal(let entry): return Self.entry(entry, belongsTo: ids)
         case .send(_, _, let recordId): return recordId.map(ids.contains) ?? false
         case .reply(_, let bytes): return ids.contains(replyId(bytes))
-        case .snapshotReply: return false
+        case .snapshotReply, .openLink, .closeLink: return false
         case .publish(_, let body):
             let id: String?
             switch body {

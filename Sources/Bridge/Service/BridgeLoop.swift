@@ -12,7 +12,10 @@ final class BridgeLoop {
     /// second over every lane's sockets is what a thousand idle lanes cost.
     static let tickMs: Int64 = 1000
 
-    private let configuration: BridgeConfiguration
+    let configuration: BridgeConfiguration
+    let context: Context
+    /// Where a reload leaves its lanes for the loop (``Bridge/reloadLanes(_:)``).
+    private let laneReloads: LaneReloads
     let logger: Logger
     let clock: any BridgeClock
     let journal: Journal
@@ -22,9 +25,10 @@ final class BridgeLoop {
     private let pull: Socket?
     let events: Socket
     private let control: Socket
-    private var links: [LaneLink] = []
+    /// Every lane's link, in poller order: link `n` polls at `laneBase + 2n` (socket) and `+ 1` (monitor).
+    var links: [LaneLink] = []
     var linksByLane: [String: LaneLink] = [:]
-    private let poller = Poller()
+    let poller = Poller()
     private var shutdownDeadlineMs: Int64?
     /// What waits for a journal write that failed (docs/RELIABILITY.md, "Disk full"): journaled, in order,
     /// before any of it is carried out.
@@ -39,15 +43,17 @@ final class BridgeLoop {
     /// last unsubscription); an event no prefix matches is counted but never built.
     private var subscriptions: Set<[UInt8]> = []
     private let eventsIndex: Int
-    private let laneBase: Int
+    let laneBase: Int
     let bound: BoundEndpoints
     private let pulse: LoopPulse
 
     init(
         context: Context, configuration: BridgeConfiguration, controlEndpoint: String, clock: any BridgeClock,
-        logger: Logger, pulse: LoopPulse
+        logger: Logger, pulse: LoopPulse, laneReloads: LaneReloads
     ) throws {
         self.pulse = pulse
+        self.context = context
+        self.laneReloads = laneReloads
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
@@ -166,6 +172,7 @@ final class BridgeLoop {
                 correlator.tick()
                 checkJournalHealth()
             }
+            correlator.settleLanes()
             carryOutEffects()
             if now - lastHeartbeatMs >= Int64(configuration.heartbeatEventMs) {
                 lastHeartbeatMs = now
@@ -227,6 +234,8 @@ final class BridgeLoop {
                 }
             case "stop":
                 return false
+            case "lanes":
+                if let lanes = laneReloads.take() { correlator.reloadLanes(lanes) }
             default:
                 lastTickMs = 0
             }

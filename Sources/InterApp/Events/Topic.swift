@@ -23,6 +23,12 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
     /// What happens to a lane's link, published on `<lane>.lane.<event>`.
     public enum LaneEvent: String, Sendable, CaseIterable {
         case connected, disconnected, returned
+        /// A reload added the lane: its link is being made (`connected` follows once it is up).
+        case added
+        /// A reload removed the lane, and its link is now closed (after what was in flight on it ended).
+        case removed
+        /// A reload changed the lane's settings, and they now apply: its link was made anew.
+        case changed
     }
 
     /// What happens to a lane's batch, published on `<lane>.batch.<event>`.

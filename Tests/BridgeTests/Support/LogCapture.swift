@@ -1,15 +1,27 @@
 import Foundation
 import Logging
 
-/// Collects every log line a bridge writes, to check that none holds a secret.
+/// Collects every log line a bridge writes, to check that none holds a secret, or to wait for one.
 final class LogCapture: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var lines: [String] = []
 
     func append(_ line: String) {
         lock.lock()
         lines.append(line)
+        lock.broadcast()
         lock.unlock()
+    }
+
+    /// Waits up to `timeout` seconds for a line containing `text`; returns it.
+    func waitForLine(containing text: String, timeout: TimeInterval = 10) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            if let line = lines.first(where: { $0.contains(text) }) { return line }
+            if !lock.wait(until: deadline) { return lines.first(where: { $0.contains(text) }) }
+        }
     }
 
     /// Everything logged so far, one line each.

@@ -10,37 +10,66 @@ final class RunningBridge {
     let folder: URL
     let child: ChildProcess
     let command: String
+    /// Where the bridge publishes its events.
+    let events: String
     /// The configuration file the bridge was started with (a test may rewrite it before a SIGHUP).
     let config: URL
+    /// Every simulated relay's endpoint by its simulated lane's id (the configured lanes and the spares).
+    let relays: [String: String]
+    /// The configuration's text before its `lanes:`.
+    private let head: String
 
+    /// Starts the simulated relays `lanes` and `spareRelays` (all iOS, behaving as `behaviour`), then a
+    /// bridge configured with `lanes` only, each linked to its namesake relay: a test may give a spare to
+    /// the bridge by a SIGHUP (``writeLanes(_:)``).
     init(
         behaviour: LaneBehaviour = .zeroDelay, grace: Int = 30_000, extra: String = "",
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], lanes: [String] = ["lane-1"], spareRelays: [String] = []
     ) throws {
         simulator = Simulator(
-            lanes: [
-                SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)
-            ])
-        let endpoints = try simulator.start()
+            lanes: (lanes + spareRelays).map {
+                SimulatedLane(id: $0, endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)
+            })
+        relays = try simulator.start()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "vivabridge-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         config = folder.appendingPathComponent("bridge.yaml")
-        try """
-        command: tcp://127.0.0.1:*
-        events: tcp://127.0.0.1:*
-        journal: \(folder.path)/journal.sqlite
-        shutdownGraceMs: \(grace)
-        \(extra)
-        terminal: {merchantKey: RUN-TEST-KEY}
-        lanes:
-          - {id: lane-1, endpoint: "\(endpoints["lane-1"]!)", platform: ios}
-        """.write(to: config, atomically: true, encoding: .utf8)
+        head = """
+            command: tcp://127.0.0.1:*
+            events: tcp://127.0.0.1:*
+            journal: \(folder.path)/journal.sqlite
+            shutdownGraceMs: \(grace)
+            \(extra)
+            terminal: {merchantKey: RUN-TEST-KEY}
+
+            """
+        try Self.yaml(head, relays, lanes.map { ($0, $0) }).write(to: config, atomically: true, encoding: .utf8)
         child = try ChildProcess(["run", "--config", config.path], environment: environment)
         let line = try #require(
             child.waitForLine(containing: "commands (ROUTER):"), "the bridge never said where it listens")
         command = String(line.split(separator: " ").last!)
-        #expect(simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
+        let eventsLine = try #require(child.waitForLine(containing: "events   (PUB):"), "no events endpoint")
+        events = String(eventsLine.split(separator: " ").last!)
+        for lane in lanes {
+            #expect(simulator.waitForHello(lane: lane, timeout: .seconds(10)), "lane \(lane) never connected")
+        }
+    }
+
+    /// Rewrites the configuration file with these lanes (iOS), each linked to the simulated relay named
+    /// `relay`, and everything else as at start.
+    func writeLanes(_ lanes: [(id: String, relay: String)]) throws {
+        try Self.yaml(head, relays, lanes).write(to: config, atomically: true, encoding: .utf8)
+    }
+
+    private static func yaml(_ head: String, _ relays: [String: String], _ lanes: [(id: String, relay: String)])
+        -> String
+    {
+        var yaml = head + "lanes:\n"
+        for lane in lanes {
+            yaml += "  - {id: \(lane.id), endpoint: \"\(relays[lane.relay]!)\", platform: ios}\n"
+        }
+        return yaml
     }
 
     /// Sends one command from a fresh DEALER and returns the reply.
@@ -59,5 +88,44 @@ final class RunningBridge {
     deinit {
         simulator.stop()
         try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+extension RunningBridge {
+    /// A subscriber to every event of the bridge, returned once its subscription is in effect (it heard
+    /// the first `bridge.heartbeat`, published every 2 s).
+    func subscribe() throws -> EventTap {
+        let tap = try EventTap(events)
+        _ = try #require(try tap.await(Topic.heartbeat.description), "no bridge.heartbeat heard")
+        return tap
+    }
+}
+
+/// A SUB socket on a bridge's events, read by topic.
+final class EventTap {
+    private let context: Context
+    private let socket: Socket
+
+    init(_ endpoint: String) throws {
+        context = try Context()
+        socket = try Socket(context, .sub)
+        try socket.subscribe("")
+        try socket.connect(endpoint)
+    }
+
+    /// Waits for the next event on `topic` (skipping others) up to `timeout` seconds; returns its body.
+    func await(_ topic: String, timeout: TimeInterval = 10) throws -> JSONObject? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while deadline.timeIntervalSinceNow > 0 {
+            try socket.setReceiveTimeout(Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
+            guard let frames = try socket.receive(), frames.count == 2 else { return nil }
+            if String(decoding: frames[0], as: UTF8.self) == topic { return try JSONValue.parse(frames[1]).objectValue }
+        }
+        return nil
+    }
+
+    deinit {
+        socket.close()
+        context.terminate()
     }
 }

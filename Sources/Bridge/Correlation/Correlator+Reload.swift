@@ -1,0 +1,122 @@
+import InterApp
+
+extension Correlator {
+    /// Takes the lanes of a reloaded configuration (docs/OPERATIONS.md, "Reloading"). A lane added is
+    /// linked at once. A lane removed takes no new command (`unknown_lane`, as if never configured) and a
+    /// lane changed takes only aborts; either keeps its link until what is in flight on it ends (its
+    /// result, its abort's answer, or its deadline's `unknown`), then the link is closed, and a changed
+    /// lane's is made anew with its new settings.
+    func reloadLanes(_ wanted: [LaneConfiguration]) {
+        let wantedIds = Set(wanted.map(\.id))
+        for id in laneOrder where !wantedIds.contains(id) {
+            guard let lane = lanes[id], !lane.isRemoved else { continue }
+            ask(lane, .remove)
+        }
+        for configuration in wanted {
+            guard let lane = lanes[configuration.id] else {
+                add(configuration)
+                continue
+            }
+            if configuration == lane.configuration {
+                if lane.change != nil { withdraw(lane) }
+            } else if lane.change != .replace(configuration) {
+                ask(lane, .replace(configuration))
+            }
+        }
+        laneOrder = wanted.map(\.id) + laneOrder.filter { !wantedIds.contains($0) }
+        settleLanes()
+    }
+
+    /// The lanes commands may name: configured, and not removed by a reload.
+    var configuredLanes: [String] { laneOrder.filter { lanes[$0].map { !$0.isRemoved } ?? false } }
+
+    /// Asks the loop to close the link of every lane a reload removed or changed that is now idle.
+    func settleLanes() {
+        guard !changingLanes.isEmpty else { return }
+        for id in changingLanes.sorted() {
+            guard let lane = lanes[id], lane.change != nil, !lane.closing, lane.isIdle else { continue }
+            lane.closing = true
+            emit(.closeLink(lane: id))
+        }
+    }
+
+    /// The loop closed the link of `id` (after ``settleLanes()`` asked): the lane leaves, or takes its
+    /// new settings and the loop makes its link anew.
+    func linkClosed(_ id: String) {
+        guard let lane = lanes[id] else { return }
+        changingLanes.remove(id)
+        lane.closing = false
+        let endpoint = lane.configuration.endpoint
+        if lane.connected {
+            lane.connected = false
+            publishLaneEvent(id, .disconnected, [("endpoint", .string(endpoint))])
+        }
+        lane.relayHello = nil
+        switch lane.change {
+        case .remove?:
+            lanes[id] = nil
+            laneOrder.removeAll { $0 == id }
+            logger.notice(
+                "lane \(id) removed by the reload: its link to \(endpoint) is closed",
+                metadata: ["lane": "\(id)", "endpoint": "\(endpoint)"])
+            if !lane.pendingLookups.isEmpty {
+                logger.notice(
+                    "lane \(id) removed with unknown sales not looked up; they stay unknown (ask status)",
+                    metadata: ["lane": "\(id)", "ids": "\(lane.pendingLookups.map(\.saleId).joined(separator: ","))"])
+            }
+            publishLaneEvent(id, .removed, [("endpoint", .string(endpoint))])
+        case .replace(let configuration)?:
+            if configuration.platform != lane.platform { lane.pendingLookups.removeAll() }
+            lane.configuration = configuration
+            lane.change = nil
+            logger.notice(
+                "lane \(id) changed by the reload: its new settings apply, its link is made anew to \(configuration.endpoint)",
+                metadata: ["lane": "\(id)", "endpoint": "\(configuration.endpoint)", "was": "\(endpoint)"])
+            publishLaneEvent(
+                id, .changed,
+                [("endpoint", .string(configuration.endpoint)), ("platform", .string(configuration.platform.rawValue))])
+            emit(.openLink(configuration))
+        case nil:
+            emit(.openLink(lane.configuration))
+        }
+    }
+
+    private func add(_ configuration: LaneConfiguration) {
+        let id = configuration.id
+        let lane = LaneState(configuration: configuration)
+        do {
+            lane.openBatch = try journal.openBatches()[id]
+        } catch {
+            logger.error("journal read failed", metadata: ["lane": "\(id)", "error": "\(error)"])
+        }
+        lanes[id] = lane
+        logger.notice(
+            "lane \(id) added by the reload: connecting to \(configuration.endpoint)",
+            metadata: ["lane": "\(id)", "endpoint": "\(configuration.endpoint)"])
+        publishLaneEvent(
+            id, .added,
+            [("endpoint", .string(configuration.endpoint)), ("platform", .string(configuration.platform.rawValue))])
+        emit(.openLink(configuration))
+    }
+
+    private func ask(_ lane: LaneState, _ change: LaneChange) {
+        lane.change = change
+        changingLanes.insert(lane.id)
+        let what = change == .remove ? "removed" : "changed"
+        guard !lane.isIdle else { return }
+        let inFlight = ([lane.current].compactMap { $0 } + lane.aborts + lane.graceSales.map(\.sale)).map(\.id)
+        logger.notice(
+            "lane \(lane.id) \(what) by the reload; it waits for what is in flight on it to end (\(inFlight.joined(separator: ", "))), then its link is closed",
+            metadata: ["lane": "\(lane.id)"])
+    }
+
+    /// A reload brought a lane back to the settings it runs on before its change was carried out.
+    private func withdraw(_ lane: LaneState) {
+        lane.change = nil
+        guard !lane.closing else { return }
+        changingLanes.remove(lane.id)
+        logger.notice(
+            "lane \(lane.id) is back in the reloaded configuration as it runs; it stays",
+            metadata: ["lane": "\(lane.id)"])
+    }
+}

@@ -1,0 +1,43 @@
+extension BridgeLoop {
+    /// Makes the link of a lane a reload added or changed, and polls it beside the others. A link that
+    /// cannot be made leaves the lane down (its commands are `undeliverable`), said in an error line.
+    func openLink(_ lane: LaneConfiguration) {
+        guard linksByLane[lane.id] == nil else { return }
+        let link: LaneLink
+        do {
+            link = try LaneLink(
+                context: context, lane: lane, security: configuration.security,
+                heartbeatIntervalMs: configuration.heartbeatIntervalMs,
+                heartbeatTimeoutMs: configuration.heartbeatTimeoutMs)
+        } catch {
+            logger.error(
+                "the link to lane \(lane.id)'s relay could not be made; the lane stays down until a restart, or a reload that changes it",
+                metadata: ["lane": "\(lane.id)", "endpoint": "\(lane.endpoint)", "error": "\(error)"])
+            return
+        }
+        links.append(link)
+        linksByLane[lane.id] = link
+        poller.add(link.socket)
+        poller.add(link.monitor)
+    }
+
+    /// Closes the link of a lane a reload removed or changed, once idle: what the link still holds is read
+    /// first (a late callback is still a result), then it leaves the poller and the correlator is told.
+    func closeLink(_ lane: String) {
+        guard let offset = links.firstIndex(where: { $0.lane == lane }) else {
+            correlator.linkClosed(lane)
+            return
+        }
+        let link = links[offset]
+        while let frames = try? link.socket.receive(wait: false) {
+            correlator.receiveFromRelay(lane: lane, frames: frames)
+        }
+        let socketIndex = laneBase + offset * 2
+        poller.remove(at: socketIndex + 1)
+        poller.remove(at: socketIndex)
+        links.remove(at: offset)
+        linksByLane[lane] = nil
+        link.close()
+        correlator.linkClosed(lane)
+    }
+}
