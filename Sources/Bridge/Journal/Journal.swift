@@ -120,21 +120,10 @@ final class Journal {
 
     deinit { close() }
 
+    /// Refuses a journal from a newer vivabridge, then applies the migrations it has not had yet.
     private func migrate() throws {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: JournalSQL.schema)
-        }
-        migrator.registerMigration("v1.1-sales-by-client-transaction-id") { db in
-            try db.execute(sql: JournalSQL.salesByClientTransactionId)
-        }
-        migrator.registerMigration("v1.1-automatic-batches") { db in
-            try db.execute(sql: "ALTER TABLE batches ADD COLUMN automatic INTEGER NOT NULL DEFAULT 0")
-        }
-        migrator.registerMigration("v1.1-command-client") { db in
-            try db.execute(sql: JournalSQL.commandClientColumn)
-        }
-        try migrator.migrate(database)
+        try database.read { db in try JournalMigrations.refuseNewer(db, path: path) }
+        try JournalMigrations.migrator.migrate(database)
     }
 
     /// Counts one more start of the bridge and returns the new epoch.

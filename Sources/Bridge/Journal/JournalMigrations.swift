@@ -1,0 +1,51 @@
+import GRDB
+
+/// The journal's migrations, in the order they apply: the one home of their names. The bridge applies
+/// them at start; the bridge and every operator command refuse a journal that has one this build does
+/// not know (a newer vivabridge wrote it).
+enum JournalMigrations {
+    /// Every migration, oldest first. A shipped migration is never edited or removed (docs/JOURNAL.md).
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: JournalSQL.schema)
+        }
+        migrator.registerMigration("v1.1-sales-by-client-transaction-id") { db in
+            try db.execute(sql: JournalSQL.salesByClientTransactionId)
+        }
+        migrator.registerMigration("v1.1-automatic-batches") { db in
+            try db.execute(sql: "ALTER TABLE batches ADD COLUMN automatic INTEGER NOT NULL DEFAULT 0")
+        }
+        migrator.registerMigration("v1.1-command-client") { db in
+            try db.execute(sql: JournalSQL.commandClientColumn)
+        }
+        return migrator
+    }
+
+    /// The names of the migrations this build knows, oldest first.
+    static let known = migrator.migrations
+
+    /// The migrations applied to the journal that this build does not know, in name order; empty for
+    /// a journal this build (or an older one) wrote.
+    static func unknown(in db: Database) throws -> [String] {
+        guard try db.tableExists("grdb_migrations") else { return [] }
+        let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+        return applied.filter { !known.contains($0) }
+    }
+
+    /// Throws when a newer vivabridge wrote the journal: its rows may mean what this build cannot know,
+    /// and writing them could break that newer version's data.
+    ///
+    /// - Throws: ``JournalError`` (``JournalError/isFromNewerVersion``) naming the unknown migrations.
+    static func refuseNewer(_ db: Database, path: String) throws {
+        let unknown = try unknown(in: db)
+        guard !unknown.isEmpty else { return }
+        throw JournalError(
+            path: path,
+            "was written by a newer vivabridge: it has the migration\(unknown.count == 1 ? "" : "s") "
+                + "\(unknown.joined(separator: ", ")), which this vivabridge (schema \(known.last ?? "-")) does not "
+                + "know. Run the newer vivabridge, or restore the backup taken before the upgrade (docs/JOURNAL.md, "
+                + "Backup and restore); no row of it was changed",
+            newer: true)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+import InterApp
+import Logging
+import TerminalSimulator
+import Testing
+
+@testable import Bridge
+
+/// A journal written by an older vivabridge is migrated and every row of it stays readable; one written
+/// by a newer vivabridge is refused, untouched (docs/JOURNAL.md, Migrations).
+@Suite("Journal migrations: older journals migrate, newer ones are refused")
+struct JournalMigrationTests {
+    @Test("a journal from before v1.1-command-client migrates; every command answers status and exports as before")
+    func olderJournalMigrates() throws {
+        let older = try OlderJournal()
+        let harness = try BridgeHarness(lanes: OlderJournal.lanes(), journalFolder: older.folder)
+        let journal = harness.configuration.journal
+        let applied = try DatabaseQueue(path: journal).read { db in
+            try JournalMigrations.migrator.appliedMigrations(db)
+        }
+        #expect(applied == JournalMigrations.known)
+        for (id, reply) in older.replies {
+            let status = try harness.call(#"{"id":"st-\#(id)","action":"status","ref":"\#(id)"}"#)
+            let result = try #require(status.object("result"), "\(id): \(status)")
+            #expect(result.string("outcome") == reply.string("outcome"), "\(id)")
+            #expect(result.object("reply") == reply, "\(id): the stored reply changed")
+        }
+        var rows: [ExportedCommand] = []
+        _ = try JournalExport.forEachFinished(path: journal) { rows.append($0) }
+        #expect(rows == older.exported, "the export of the migrated journal differs from the older one's")
+        #expect(try JournalUnknown.list(path: journal).map(\.id) == ["unsure"])
+        // A repeat of an id journaled by the older bridge is answered from the journal, not sent again.
+        let repeated = try harness.call(saleJSON(id: "paid", lane: "ok", amount: 1200, extra: #","tipAmount":200"#))
+        #expect(repeated == older.replies["paid"])
+    }
+
+    @Test("a journal from a newer vivabridge is refused at open, naming its unknown migrations, and left untouched")
+    func newerJournalRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-newer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("journal.sqlite").path
+        // Known up to v1, then two a newer vivabridge added: the v1.1 ones must not be applied on top.
+        let database = try DatabaseQueue(path: path)
+        try JournalMigrations.migrator.migrate(database, upTo: "v1")
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v7-refunds'), ('v7-tills')")
+            try db.execute(
+                sql: """
+                    INSERT INTO commands(id, lane, action, fingerprint, state, created_ms, updated_ms)
+                    VALUES ('a', 'ok', 'sale', '{}', 'accepted', 1, 1)
+                    """)
+        }
+        try database.close()
+        let before = try Self.contents(path)
+
+        let error = #expect(throws: JournalError.self) { _ = try Journal(path: path, sync: .normal) }
+        #expect(error?.isFromNewerVersion == true && error?.isSetUpProblem == true)
+        #expect(error?.message.contains("v7-refunds, v7-tills") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("Run the newer vivabridge, or restore the backup") == true)
+        #expect(try Self.contents(path) == before, "the refused journal was changed")
+
+        var configuration = BridgeConfiguration()
+        configuration.command = "tcp://127.0.0.1:*"
+        configuration.events = "tcp://127.0.0.1:*"
+        configuration.journal = path
+        let bridge = try Bridge(
+            configuration: configuration, logger: Logger(label: "newer", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let startError = #expect(throws: JournalError.self) { try bridge.start() }
+        #expect(startError?.isFromNewerVersion == true)
+        #expect(try Self.contents(path) == before)
+
+        for read in [
+            { _ = try JournalExport.forEachFinished(path: path) { _ in } },
+            { _ = try JournalUnknown.list(path: path) },
+            { _ = try JournalMaintenance.integrityProblems(path: path) },
+            { try JournalBackup.copy(path: path, to: folder.appendingPathComponent("copy.sqlite").path) },
+            { _ = try JournalPrune.prune(path: path, olderThanDays: 1) },
+        ] as [() throws -> Void] {
+            let refused = #expect(throws: JournalError.self) { try read() }
+            #expect(refused?.isFromNewerVersion == true && refused?.message.contains("v7-refunds") == true)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("copy.sqlite").path))
+        #expect(try Self.contents(path) == before)
+    }
+
+    /// The applied migrations and the commands of the journal at `path`.
+    private static func contents(_ path: String) throws -> [String] {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? database.close() }
+        return try database.read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+                + String.fetchAll(db, sql: "SELECT id || ' ' || state FROM commands ORDER BY id")
+        }
+    }
+}
