@@ -35,6 +35,71 @@ struct JournalMigrationTests {
         #expect(repeated == older.replies["paid"])
     }
 
+    @Test("v1.1-reply-columns fills the reply columns of every older row from its reply; new rows are filled alike")
+    func replyColumnsBackFilled() throws {
+        let older = try OlderJournal()
+        // Read-only, before any bridge of this version opened it: read from the stored replies.
+        var before: [ExportedCommand] = []
+        _ = try JournalExport.forEachFinished(path: older.path) { before.append($0) }
+        #expect(before == older.exported)
+
+        try Journal(path: older.path, sync: .normal).close()
+        let database = try DatabaseQueue(path: older.path)
+        defer { try? database.close() }
+        let columns = try database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, amount, tip, failure_reason, reference_number, order_code, card, batch, error_code
+                    FROM commands ORDER BY rowid
+                    """)
+        }
+        #expect(columns.map { $0["id"] as String } == ["paid", "declined", "lost", "unsure"])
+        let byId = Dictionary(uniqueKeysWithValues: columns.map { ($0["id"] as String, $0) })
+        let paid = try #require(byId["paid"])
+        let paidResult = try #require(older.replies["paid"]?.object("result"))
+        #expect(paid["amount"] == 1200 && paid["tip"] == 200)
+        #expect(paid["reference_number"] as String? == paidResult.string("referenceNumber"))
+        #expect(paid["order_code"] as String? == paidResult.string("orderCode"))
+        #expect((paid["order_code"] as String?)?.isEmpty == false)
+        #expect(paid["card"] as String? == paidResult.string("accountNumber"))
+        #expect((paid["card"] as String?)?.contains("*") == true)
+        #expect(byId["declined"]?["failure_reason"] == "declined")
+        #expect(byId["declined"]?["amount"] == 1251)
+        #expect(byId["lost"]?["amount"] == 300, "an undeliverable sale keeps the amount asked")
+        #expect(byId["unsure"]?["amount"] == 4100 && byId["unsure"]?["tip"] == nil as Int?)
+        #expect(columns.allSatisfy { $0["error_code"] == nil as String? })
+        let index = try database.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'commands'")
+        }
+        #expect(index.contains("commands_created"))
+
+        // A bridge of this version on the migrated journal: a new sale's columns, the back-filled ones and
+        // what each stored reply says are one and the same.
+        let harness = try BridgeHarness(lanes: OlderJournal.lanes(), journalFolder: older.folder)
+        _ = try harness.call(saleJSON(id: "after", lane: "ok", amount: 2200, extra: #","tipAmount":150"#))
+        var exported: [ExportedCommand] = []
+        _ = try JournalExport.forEachFinished(path: older.path) { exported.append($0) }
+        let fromReplies = try database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, lane, action, fingerprint, outcome, reply, created_ms, updated_ms FROM commands
+                    WHERE state = 'final' ORDER BY created_ms, rowid
+                    """
+            ).map {
+                ExportedCommand(
+                    id: $0["id"], lane: $0["lane"], action: $0["action"], fingerprint: $0["fingerprint"],
+                    outcome: $0["outcome"], reply: $0["reply"], createdMs: $0["created_ms"], updatedMs: $0["updated_ms"]
+                )
+            }
+        }
+        #expect(exported.map(\.id) == ["paid", "declined", "lost", "unsure", "after"])
+        #expect(exported == fromReplies)
+        #expect(exported.last?.amount == 2200 && exported.last?.tip == 150 && exported.last?.orderCode != nil)
+    }
+
     @Test("a journal from a newer vivabridge is refused at open, naming its unknown migrations, and left untouched")
     func newerJournalRefused() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -50,36 +50,3 @@ public struct ExportedCommand: Sendable, Equatable {
         ]
     }
 }
-
-extension ExportedCommand {
-    /// Field names a card number may arrive under, first found wins (they are masked before storage).
-    private static let cardFields = ["accountNumber", "cardNumber", "pan", "primaryAccountNumber"]
-
-    /// Reads a journal row: `reply` is the stored reply's JSON, `fingerprint` the command's canonical JSON.
-    init(
-        id: String, lane: String?, action: String, fingerprint: String, outcome: String?, reply: String?,
-        createdMs: Int64, updatedMs: Int64
-    ) {
-        let reply = reply.flatMap { try? JSONValue.parse($0).objectValue } ?? JSONObject()
-        let result = reply["result"]?.objectValue ?? JSONObject()
-        var asked: JSONObject?
-        if result["amount"]?.intValue == nil || result["tipAmount"]?.intValue == nil {
-            asked = try? JSONValue.parse(fingerprint).objectValue
-        }
-        self.id = id
-        client = reply["client"]?.stringValue
-        self.lane = lane
-        self.action = action
-        amount = result["amount"]?.intValue ?? asked?["amount"]?.intValue
-        tip = result["tipAmount"]?.intValue ?? asked?["tipAmount"]?.intValue
-        self.outcome = reply["outcome"]?.stringValue ?? outcome
-        errorCode = reply["error"]?.objectValue?["code"]?.stringValue
-        failureReason = reply["reason"]?.stringValue
-        referenceNumber = result["referenceNumber"]?.stringValue
-        orderCode = result["orderCode"]?.stringValue
-        card = Self.cardFields.lazy.compactMap { result[$0]?.stringValue }.first
-        batch = result["batchId"]?.stringValue ?? result["batchName"]?.stringValue
-        self.createdMs = createdMs
-        self.updatedMs = updatedMs
-    }
-}

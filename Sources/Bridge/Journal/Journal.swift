@@ -160,8 +160,9 @@ final class Journal {
         case .deadline(let id, let deadline):
             try db.cachedStatement(sql: "UPDATE commands SET deadline_ms = ? WHERE id = ?")
                 .execute(arguments: [deadline, id])
-        case .final(let id, let outcome, let reply, let late, let at):
-            try db.cachedStatement(sql: JournalSQL.finalUpdate).execute(arguments: [outcome, reply, late, at, id])
+        case .final(let id, let outcome, let reply, let summary, let late, let at):
+            try db.cachedStatement(sql: JournalSQL.finalUpdate).execute(
+                arguments: StatementArguments([outcome, reply, late, at] + summary.columnValues + [id]))
         case .callback(let lane, let at, let fields, let matched, let disposition):
             try db.cachedStatement(sql: JournalSQL.insertCallback).execute(arguments: [
                 lane, at, fields, matched, disposition,

@@ -1,4 +1,5 @@
 import GRDB
+import InterApp
 
 /// The journal's migrations, in the order they apply: the one home of their names. The bridge applies
 /// them at start; the bridge and every operator command refuse a journal that has one this build does
@@ -19,7 +20,44 @@ enum JournalMigrations {
         migrator.registerMigration("v1.1-command-client") { db in
             try db.execute(sql: JournalSQL.commandClientColumn)
         }
+        migrator.registerMigration(replyColumns) { db in
+            try db.execute(sql: JournalSQL.replyColumns)
+            try fillReplyColumns(db)
+        }
         return migrator
+    }
+
+    /// The migration that gave the journal its reply columns; a journal without it is read from the
+    /// stored replies.
+    static let replyColumns = "v1.1-reply-columns"
+
+    /// Fills the reply columns (and `client`, when the reply names one) of every finished row, from its
+    /// stored reply, as the bridge fills them for a row it finishes.
+    private static func fillReplyColumns(_ db: Database) throws {
+        let update = try db.makeStatement(
+            sql: """
+                UPDATE commands SET \(JournalSQL.replyColumnNames.map { "\($0) = ?" }.joined(separator: ", ")),
+                client = COALESCE(client, ?) WHERE rowid = ?
+                """)
+        // A thousand rows at a time, so that a journal of millions is filled in bounded memory.
+        var after: Int64 = 0
+        while true {
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT rowid, fingerprint, reply FROM commands WHERE reply IS NOT NULL AND rowid > ?
+                    ORDER BY rowid LIMIT 1000
+                    """,
+                arguments: [after])
+            guard let last = rows.last else { return }
+            after = last[0]
+            for row in rows {
+                let object = ((row[2] as String?).flatMap { try? JSONValue.parse($0).objectValue }) ?? JSONObject()
+                let summary = ReplySummary(reply: object, fingerprint: row[1])
+                try update.execute(
+                    arguments: StatementArguments(summary.columnValues + [object["client"]?.stringValue, row[0]]))
+            }
+        }
     }
 
     /// The names of the migrations this build knows, oldest first.
