@@ -24,6 +24,9 @@ enum JournalMigrations {
             try db.execute(sql: JournalSQL.replyColumns)
             try fillReplyColumns(db)
         }
+        migrator.registerMigration("v1.1-callbacks-by-command") { db in
+            try db.execute(sql: JournalSQL.callbacksByCommand)
+        }
         return migrator
     }
 

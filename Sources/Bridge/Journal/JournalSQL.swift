@@ -37,6 +37,9 @@ package enum JournalSQL {
         CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
         """
 
+    /// Migration `v1.1-callbacks-by-command`: the callbacks of a command, so that pruning a few commands
+    /// (`journalRetentionDays`, a batch a tick) finds their callbacks without reading them all.
+    package static let callbacksByCommand = "CREATE INDEX callbacks_matched ON callbacks(matched_id)"
     /// A command accepted.
     package static let insertCommand = """
         INSERT INTO commands(id, lane, action, fingerprint, client_transaction_id, state, outcome, reply,
