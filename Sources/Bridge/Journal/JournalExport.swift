@@ -32,8 +32,7 @@ public enum JournalExport {
         do {
             let (last, hasColumns) = try database.read { db in
                 let last = try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM commands") ?? 0
-                let applied = try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations")
-                return (last, applied.contains(JournalMigrations.replyColumns))
+                return (last, try JournalMigrations.hasReplyColumns(db))
             }
             let page = hasColumns ? Page.byColumns : Page.byReplies
             var after = (createdMs: Int64.min, rowid: Int64(0))
