@@ -81,6 +81,10 @@ public final class ZAPHandler: Sendable {
     /// Replaces the allow-list: from the next authentication on (a connection already admitted stays).
     public func replaceClients(_ clients: [ZAPClient]) { state.replace(Self.byKey(clients)) }
 
+    /// The domains the client named `name` is admitted on now (nil for all); nil when no client has that
+    /// name. Safe from any thread.
+    public func domains(ofClientNamed name: String) -> Set<String>?? { state.client(named: name).map(\.domains) }
+
     private static func byKey(_ clients: [ZAPClient]) -> [[UInt8]: ZAPClient] {
         var byKey: [[UInt8]: ZAPClient] = [:]
         for client in clients {
@@ -135,6 +139,7 @@ public final class ZAPHandler: Sendable {
         private var clients: [[UInt8]: ZAPClient] = [:]
         func replace(_ clients: [[UInt8]: ZAPClient]) { lock.withLock { self.clients = clients } }
         func client(_ key: [UInt8]) -> ZAPClient? { lock.withLock { clients[key] } }
+        func client(named name: String) -> ZAPClient? { lock.withLock { clients.values.first { $0.name == name } } }
         func markStopped() -> Bool {
             lock.withLock {
                 if stopped { return false }

@@ -125,7 +125,12 @@ struct JournalUnknownCommand: ParsableCommand {
         let commands = try JournalCommand.reporting { try JournalUnknown.list(path: path) }
         for command in commands { print(format == "jsonl" ? command.jsonLine : command.textLine) }
         if format == "text" {
-            print(commands.isEmpty ? "no command is unknown" : "\(commands.count) unknown; see docs/JOURNAL.md")
+            print(
+                commands.isEmpty
+                    ? "no command is unknown"
+                    : "\(commands.count) unknown; once the terminal or Viva's back office shows how one ended, close it "
+                        + #"with {"action":"resolve","ref":ID,"outcome":"success"|"failure","note":…} (docs/JOURNAL.md)"#
+            )
         }
     }
 }

@@ -279,7 +279,7 @@ struct JournalSection {
                         ])
                         try final.execute(arguments: [
                             "success", rows.reply, false, 1_700_000_000_001 + n, 1000, 0, nil, nil, "123456",
-                            "1234567890123456", "476173******0010", "1", id,
+                            "1234567890123456", "476173******0010", "1", nil, nil, nil, id,
                         ])
                     }
                 }

@@ -19,6 +19,9 @@ extension ExportedCommand {
         orderCode = summary.orderCode
         card = summary.card
         batch = summary.batch
+        resolved = summary.resolvedAt
+        resolvedBy = summary.resolvedBy
+        note = summary.resolvedNote
         self.createdMs = createdMs
         self.updatedMs = updatedMs
     }

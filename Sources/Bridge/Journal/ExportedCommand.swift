@@ -32,11 +32,17 @@ public struct ExportedCommand: Sendable, Equatable {
     public var createdMs: Int64
     /// When its journal row last changed (its outcome, or a late result), in milliseconds since 1970.
     public var updatedMs: Int64
+    /// For an `unknown` command closed by hand (`resolve`, v1.1): when, RFC 3339.
+    public var resolved: String?
+    /// Who closed it: the admin client's name (nil on plain sockets).
+    public var resolvedBy: String?
+    /// The note it was closed with.
+    public var note: String?
 
     /// The names of the fields, in the order of ``values``: the CSV header and the JSON Lines keys.
     public static let fieldNames = [
         "id", "client", "lane", "action", "amount", "tip", "outcome", "errorCode", "failureReason",
-        "referenceNumber", "orderCode", "card", "batch", "created", "updated",
+        "referenceNumber", "orderCode", "card", "batch", "created", "updated", "resolved", "resolvedBy", "note",
     ]
 
     /// The fields in the order of ``fieldNames``, times as RFC 3339 UTC; nil where nothing is known.
@@ -46,7 +52,8 @@ public struct ExportedCommand: Sendable, Equatable {
         return [
             .string(id), text(client), text(lane), .string(action), integer(amount), integer(tip), text(outcome),
             text(errorCode), text(failureReason), text(referenceNumber), text(orderCode), text(card), text(batch),
-            .string(Timestamp.iso8601(ms: createdMs)), .string(Timestamp.iso8601(ms: updatedMs)),
+            .string(Timestamp.iso8601(ms: createdMs)), .string(Timestamp.iso8601(ms: updatedMs)), text(resolved),
+            text(resolvedBy), text(note),
         ]
     }
 }

@@ -96,7 +96,9 @@ public enum JournalExport {
                     summary: ReplySummary(
                         amount: row["amount"], tip: row["tip"], errorCode: row["error_code"],
                         failureReason: row["failure_reason"], referenceNumber: row["reference_number"],
-                        orderCode: row["order_code"], card: row["card"], batch: row["batch"]),
+                        orderCode: row["order_code"], card: row["card"], batch: row["batch"],
+                        resolvedAt: row["resolved_at"], resolvedBy: row["resolved_by"],
+                        resolvedNote: row["resolved_note"]),
                     createdMs: row["created_ms"], updatedMs: row["updated_ms"])
             case .byReplies:
                 ExportedCommand(

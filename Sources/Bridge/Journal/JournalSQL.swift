@@ -56,6 +56,7 @@ package enum JournalSQL {
     /// The reply columns of migration `v1.1-reply-columns`, in the order of `ReplySummary.columnValues`.
     package static let replyColumnNames = [
         "amount", "tip", "error_code", "failure_reason", "reference_number", "order_code", "card", "batch",
+        "resolved_at", "resolved_by", "resolved_note",
     ]
     /// Migration `v1.1-reply-columns`: what reconciliation reads from each reply, as columns (filled by the
     /// migration for the rows already there), and the index `journal export` selects a time range by.
@@ -68,6 +69,9 @@ package enum JournalSQL {
         ALTER TABLE commands ADD COLUMN order_code TEXT;
         ALTER TABLE commands ADD COLUMN card TEXT;
         ALTER TABLE commands ADD COLUMN batch TEXT;
+        ALTER TABLE commands ADD COLUMN resolved_at TEXT;
+        ALTER TABLE commands ADD COLUMN resolved_by TEXT;
+        ALTER TABLE commands ADD COLUMN resolved_note TEXT;
         CREATE INDEX commands_created ON commands(created_ms);
         """
     /// Columns of a stored command, in the order `Journal` reads them.

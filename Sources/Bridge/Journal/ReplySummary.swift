@@ -22,6 +22,12 @@ struct ReplySummary: Sendable, Equatable {
     var card: String?
     /// The batch the terminal named (`result.batchId`, else `result.batchName`).
     var batch: String?
+    /// For an `unknown` command closed by hand (`resolve`): when (`resolved.at`, RFC 3339).
+    var resolvedAt: String?
+    /// Who closed it (`resolved.by`, the admin client's name; nil on plain sockets).
+    var resolvedBy: String?
+    /// The note it was closed with (`resolved.note`).
+    var resolvedNote: String?
 
     /// Field names a card number may arrive under, first found wins (they are masked before storage).
     private static let cardFields = ["accountNumber", "cardNumber", "pan", "primaryAccountNumber"]
@@ -29,7 +35,8 @@ struct ReplySummary: Sendable, Equatable {
     /// A summary as the reply columns hold it.
     init(
         amount: Int?, tip: Int?, errorCode: String?, failureReason: String?, referenceNumber: String?,
-        orderCode: String?, card: String?, batch: String?
+        orderCode: String?, card: String?, batch: String?, resolvedAt: String? = nil, resolvedBy: String? = nil,
+        resolvedNote: String? = nil
     ) {
         self.amount = amount
         self.tip = tip
@@ -39,6 +46,9 @@ struct ReplySummary: Sendable, Equatable {
         self.orderCode = orderCode
         self.card = card
         self.batch = batch
+        self.resolvedAt = resolvedAt
+        self.resolvedBy = resolvedBy
+        self.resolvedNote = resolvedNote
     }
 
     /// The summary of `reply`; `fingerprint` (the command's canonical JSON) is parsed only when the
@@ -57,6 +67,10 @@ struct ReplySummary: Sendable, Equatable {
         orderCode = result["orderCode"]?.stringValue
         card = Self.cardFields.lazy.compactMap { result[$0]?.stringValue }.first
         batch = result["batchId"]?.stringValue ?? result["batchName"]?.stringValue
+        let resolved = reply["resolved"]?.objectValue
+        resolvedAt = resolved?["at"]?.stringValue
+        resolvedBy = resolved?["by"]?.stringValue
+        resolvedNote = resolved?["note"]?.stringValue
     }
 
     /// The summary of a stored reply's JSON text (empty when there is none or it does not parse).
@@ -67,6 +81,9 @@ struct ReplySummary: Sendable, Equatable {
 
     /// The values in the order of ``JournalSQL/replyColumnNames``.
     var columnValues: [(any DatabaseValueConvertible)?] {
-        [amount, tip, errorCode, failureReason, referenceNumber, orderCode, card, batch]
+        [
+            amount, tip, errorCode, failureReason, referenceNumber, orderCode, card, batch, resolvedAt, resolvedBy,
+            resolvedNote,
+        ]
     }
 }

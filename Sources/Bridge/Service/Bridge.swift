@@ -60,13 +60,14 @@ public final class Bridge: Sendable {
         let finished = finished
         let state = state
         let pulse = pulse
+        let zap = zap
         let thread = Thread {
             defer { finished.signal() }
             let loop: BridgeLoop
             do {
                 loop = try BridgeLoop(
                     context: context, configuration: configuration, controlEndpoint: endpoint, clock: clock,
-                    logger: logger, pulse: pulse)
+                    logger: logger, pulse: pulse, zap: zap)
             } catch {
                 outcome.set(.failure(error))
                 ready.signal()

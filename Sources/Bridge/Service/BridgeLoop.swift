@@ -47,7 +47,7 @@ final class BridgeLoop {
 
     init(
         context: Context, configuration: BridgeConfiguration, controlEndpoint: String, clock: any BridgeClock,
-        logger: Logger, pulse: LoopPulse
+        logger: Logger, pulse: LoopPulse, zap: ZAPHandler? = nil
     ) throws {
         self.pulse = pulse
         self.configuration = configuration
@@ -55,6 +55,8 @@ final class BridgeLoop {
         self.clock = clock
         journal = try Journal(path: configuration.journal, sync: configuration.journalSync)
         correlator = Correlator(configuration: configuration, journal: journal, clock: clock, logger: logger)
+        let security = configuration.security
+        correlator.mayResolve = { Self.mayResolve($0, security: security, zap: zap) }
         retention = configuration.journalRetentionDays.map { JournalRetention(days: $0, startMs: clock.nowMs()) }
         try correlator.restore()
 
