@@ -64,6 +64,10 @@ public final class ZAPHandler: Sendable {
     /// Replaces the allow-list: from the next authentication on (a connection already admitted stays).
     public func replaceClients(_ clients: [ZAPClient]) { state.replace(Self.byKey(clients)) }
 
+    /// The domains the client named `name` is admitted on now (nil for all); nil when no client has that
+    /// name. Safe from any thread.
+    public func domains(ofClientNamed name: String) -> Set<String>?? { state.client(named: name).map(\.domains) }
+
     private static func byKey(_ clients: [ZAPClient]) -> [[UInt8]: ZAPClient] {
         var byKey: [[UInt8]: ZAPClient] = [:]
         for client in clients {
@@ -118,6 +122,7 @@ public final class ZAPHandler: Sendable {
         private let clients = Mutex<[[UInt8]: ZAPClient]>([:])
         func replace(_ newClients: [[UInt8]: ZAPClient]) { clients.withLock { $0 = newClients } }
         func client(_ key: [UInt8]) -> ZAPClient? { clients.withLock { $0[key] } }
+        func client(named name: String) -> ZAPClient? { clients.withLock { $0.values.first { $0.name == name } } }
         /// True for the one caller that stopped the handler.
         func markStopped() -> Bool { !stopped.exchange(true, ordering: .acquiringAndReleasing) }
         func isStopped() -> Bool { stopped.load(ordering: .acquiring) }

@@ -21,12 +21,12 @@ struct JournalCommand: ParsableCommand {
     }
 
     /// Runs `body`, turning a ``JournalError`` into its line on standard error and exit 1 (2 when a
-    /// bridge holds the journal).
+    /// bridge holds the journal, or a newer vivabridge wrote it).
     static func reporting<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as JournalError {
-            throw fail(error.description, exitCode: error.isInUse ? 2 : 1)
+            throw fail(error.description, exitCode: error.isSetUpProblem ? 2 : 1)
         }
     }
 }
@@ -125,7 +125,12 @@ struct JournalUnknownCommand: ParsableCommand {
         let commands = try JournalCommand.reporting { try JournalUnknown.list(path: path) }
         for command in commands { print(format == "jsonl" ? command.jsonLine : command.textLine) }
         if format == "text" {
-            print(commands.isEmpty ? "no command is unknown" : "\(commands.count) unknown; see docs/JOURNAL.md")
+            print(
+                commands.isEmpty
+                    ? "no command is unknown"
+                    : "\(commands.count) unknown; once the terminal or Viva's back office shows how one ended, close it "
+                        + #"with {"action":"resolve","ref":ID,"outcome":"success"|"failure","note":…} (docs/JOURNAL.md)"#
+            )
         }
     }
 }

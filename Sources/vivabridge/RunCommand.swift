@@ -95,9 +95,12 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    /// 2 for what the operator must change in the set-up (a journal another bridge holds), else 1.
+    /// 2 for what the operator must change in the set-up (a journal another bridge holds, or one a newer
+    /// vivabridge wrote), else 1.
     private static func exitCode(_ error: any Error) -> Int32 {
-        if let error = error as? BridgeServiceError, let journal = error.underlying as? JournalError, journal.isInUse {
+        if let error = error as? BridgeServiceError, let journal = error.underlying as? JournalError,
+            journal.isSetUpProblem
+        {
             return 2
         }
         return 1

@@ -134,7 +134,7 @@ extension WatchState {
                 lane.lastResult = Result(
                     action: kind, id: id, outcome: outcome, late: topic.commandEvent == .lateResult)
                 if lane.inFlight?.id == id { lane.inFlight = nil }
-            case .orphan, .mismatch, nil:
+            case .orphan, .mismatch, .resolved, nil:
                 break
             }
         }
@@ -147,6 +147,9 @@ extension WatchState {
             next.addNote("\(laneId): the store app came back with no callback")
         } else if topic.commandEvent == .orphan {
             next.addNote("\(laneId): a \(kind) callback matched no command (orphan)")
+        } else if topic.commandEvent == .resolved {
+            let outcome = body["outcome"]?.stringValue ?? "?"
+            next.addNote("\(laneId): unknown \(kind) \(id) was resolved by hand as \(outcome)")
         } else if topic.commandEvent == .mismatch {
             next.addNote("\(laneId): \(kind) \(id) was approved for another amount than requested")
         }

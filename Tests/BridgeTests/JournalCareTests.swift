@@ -111,7 +111,7 @@ struct JournalCareTests {
         #expect(
             JournalExportFormat.csv.line(row)
                 == "\"pos,\"\"7\"\"\",,\"lane\n1\",sale,5,,failure,,declined,,,476173******0010,,"
-                + "1970-01-01T00:00:00.000+00:00,1970-01-01T00:00:01.500+00:00\r\n")
+                + "1970-01-01T00:00:00.000+00:00,1970-01-01T00:00:01.500+00:00,,,\r\n")
         let json = try #require(try JSONValue.parse(JournalExportFormat.jsonl.line(row)).objectValue)
         #expect(json.keys == ExportedCommand.fieldNames)
         #expect(json.string("id") == #"pos,"7""#)

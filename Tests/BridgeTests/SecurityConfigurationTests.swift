@@ -57,9 +57,9 @@ struct SecurityConfigurationTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile)
 
         let badRole = problems(
-            good.replacingOccurrences(of: "[commands]", with: "[admin]")
+            good.replacingOccurrences(of: "[commands]", with: "[root]")
                 + lane(", relayPublicKey: \"\(keys.publicKey)\""))
-        #expect(badRole == ["security.clients[0].roles: must be commands or events, not admin"])
+        #expect(badRole == ["security.clients[0].roles: must be commands, events or admin, not root"])
         let badKey = problems(
             good.replacingOccurrences(of: keys.publicKey, with: "short")
                 + lane(", relayPublicKey: \"\(keys.publicKey)\""))

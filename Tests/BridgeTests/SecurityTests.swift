@@ -20,6 +20,7 @@ struct SecurityTests {
         let bridgeKeys: CurveKeyPair
         let pos = try! CurveKeyPair.generate()
         let dashboard = try! CurveKeyPair.generate()
+        let admin = try! CurveKeyPair.generate()
         let logs = LogCapture()
         /// The key lane-2's relay holds (the bridge pins another at start).
         let relay2 = try! CurveKeyPair.generate()
@@ -52,6 +53,7 @@ struct SecurityTests {
                   clients:
                     - {name: pos-7, publicKey: "\(pos.publicKey)", roles: [commands, events]}
                     - {name: dashboard, publicKey: "\(dashboard.publicKey)", roles: [events]}
+                    - {name: backoffice, publicKey: "\(admin.publicKey)", roles: [admin]}
                 lanes:
                   - {id: lane-1, endpoint: "\(endpoints["lane-1"]!)", platform: ios, relayPublicKey: "\(relay1.publicKey)"}
                   - {id: lane-2, endpoint: "\(endpoints["lane-2"]!)", platform: ios, relayPublicKey: "\(pinnedForLane2.publicKey)"}

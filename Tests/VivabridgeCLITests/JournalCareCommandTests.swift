@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import InterApp
 import Testing
 
@@ -70,5 +71,52 @@ struct JournalCareCommandTests {
         #expect(missing.waitForExit(timeout: 30) == 1)
         #expect(missing.errorOutput.contains("no journal at /nonexistent/j.sqlite"))
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent/j.sqlite.lock"))
+    }
+}
+
+/// A journal a newer vivabridge wrote: `run` and every `journal` command refuse it with exit 2.
+@Suite("A journal from a newer vivabridge, as an operator meets it")
+struct NewerJournalCommandTests {
+    @Test("run and every journal command exit 2, naming the unknown migration and what to do")
+    func refusedEverywhere() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-newer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let journal = folder.appendingPathComponent("journal.sqlite").path
+        let config = folder.appendingPathComponent("bridge.yaml")
+        try """
+        command: tcp://127.0.0.1:*
+        events: tcp://127.0.0.1:*
+        journal: \(journal)
+        terminal: {merchantKey: K}
+        lanes:
+          - {id: lane-1, endpoint: "tcp://127.0.0.1:1", platform: ios}
+        """.write(to: config, atomically: true, encoding: .utf8)
+        let first = try ChildProcess(["run", "--config", config.path])
+        #expect(first.waitForLine(containing: "commands (ROUTER):") != nil)
+        first.signal(SIGTERM)
+        #expect(first.waitForExit(timeout: 20) == 0)
+        let database = try DatabaseQueue(path: journal)
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v9-future-column')")
+        }
+        try database.close()
+
+        let run = try ChildProcess(["run", "--config", config.path])
+        #expect(run.waitForExit(timeout: 20) == 2)
+        for command in [
+            ["journal", "check"], ["journal", "export"], ["journal", "unknown"],
+            ["journal", "backup", "--to", folder.appendingPathComponent("copy.sqlite").path],
+            ["journal", "prune", "--older-than", "1"],
+        ] {
+            let child = try ChildProcess(command + ["--config", config.path])
+            #expect(child.waitForExit(timeout: 20) == 2, "\(command)")
+            for process in [run, child] {
+                #expect(process.errorOutput.contains("written by a newer vivabridge"), "\(process.errorOutput)")
+                #expect(process.errorOutput.contains("v9-future-column"))
+                #expect(process.errorOutput.contains("Run the newer vivabridge, or restore the backup"))
+            }
+        }
     }
 }

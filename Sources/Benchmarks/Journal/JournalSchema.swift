@@ -6,7 +6,9 @@ import GRDB
 /// JournalCheckpointer.swift, shared with `package` access), and its connection set-up, so the benchmark
 /// drives SQLite through GRDB as the bridge does.
 enum JournalSchema {
-    static let create = JournalSQL.schema + ";\n" + JournalSQL.commandClientColumn
+    static let create =
+        JournalSQL.schema + ";\n" + JournalSQL.commandClientColumn + ";\n" + JournalSQL.replyColumns
+        + ";\n" + JournalSQL.callbacksByCommand
     static let insertCommand = JournalSQL.insertCommand
     static let insertCallback = JournalSQL.insertCallback
     static let finalUpdate = JournalSQL.finalUpdate

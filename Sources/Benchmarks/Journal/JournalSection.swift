@@ -305,7 +305,10 @@ struct JournalSection {
                         try callback.execute(arguments: [
                             Wire.laneId(n % 64), 1_700_000_000_001 + n, rows.fields, id, "matched",
                         ])
-                        try final.execute(arguments: ["success", rows.reply, false, 1_700_000_000_001 + n, id])
+                        try final.execute(arguments: [
+                            "success", rows.reply, false, 1_700_000_000_001 + n, 1000, 0, nil, nil, "123456",
+                            "1234567890123456", "476173******0010", "1", nil, nil, nil, id,
+                        ])
                     }
                 }
                 next += salesPerCommit

@@ -84,7 +84,15 @@ extension BridgeConfiguration {
             ("heartbeatIntervalMs", 100...60_000, \.heartbeatIntervalMs),
             ("heartbeatTimeoutMs", 100...300_000, \.heartbeatTimeoutMs),
             ("heartbeatEventMs", 1000...60_000, \.heartbeatEventMs), ("batchExpiryHours", 1...720, \.batchExpiryHours),
+            ("journalRetentionDays", 1...36_500, \.retentionDaysKey),
         ]
+    }
+
+    /// `journalRetentionDays` as the whole-number table reads and sets it: 0 stands for off (the key
+    /// absent), a value the key itself never takes.
+    var retentionDaysKey: Int {
+        get { journalRetentionDays ?? 0 }
+        set { journalRetentionDays = newValue }
     }
 
     private static func journalSync(_ value: ConfigTree) throws(ConfigurationError) -> JournalSync {

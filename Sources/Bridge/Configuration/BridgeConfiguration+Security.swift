@@ -64,13 +64,13 @@ extension BridgeConfiguration {
             throw ConfigurationError(key: "\(path).publicKey", "is required (or publicKeyFile)")
         }
         guard case .sequence(let roleNodes)? = item["roles"], !roleNodes.isEmpty else {
-            throw ConfigurationError(key: "\(path).roles", "must list commands, events or both")
+            throw ConfigurationError(key: "\(path).roles", "must list commands, events, admin or several")
         }
         var roles: Set<SecuritySettings.Role> = []
         for node in roleNodes {
             let text = try scalar(node, "\(path).roles")
             guard let role = SecuritySettings.Role(rawValue: text) else {
-                throw ConfigurationError(key: "\(path).roles", "must be commands or events, not \(text)")
+                throw ConfigurationError(key: "\(path).roles", "must be commands, events or admin, not \(text)")
             }
             roles.insert(role)
         }

@@ -14,6 +14,10 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public var journal: String = "/var/lib/vivabridge/journal.sqlite"
     /// How the journal reaches the disk: `normal` survives a crash of the process, `full` a power loss.
     public var journalSync: JournalSync = .normal
+    /// Keep finished commands this many days, then remove them (as `vivabridge journal prune` would,
+    /// never an outstanding or `unknown` one): once at start, then daily, a batch a tick. Nil (the key
+    /// absent): keep every command.
+    public var journalRetentionDays: Int?
     /// Settings every lane inherits.
     public var terminal: TerminalSettings = TerminalSettings()
     /// The lanes, each a terminal app behind its relay.

@@ -6,6 +6,8 @@ public struct SecuritySettings: Sendable, Equatable, CustomStringConvertible, Cu
         case commands
         /// The events socket.
         case events
+        /// (v1.1) The command sockets, and `resolve`: closing an `unknown` command by hand.
+        case admin
     }
 
     /// One admitted client.

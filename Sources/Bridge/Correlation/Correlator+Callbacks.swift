@@ -249,9 +249,12 @@ extension Correlator {
         lookup["message"] = .string(callback.message)
         reply["lookup"] = .object(lookup)
         let updated = JSONValue.object(reply).serializedString
+        let summary = ReplySummary(reply: reply, fingerprint: stored.fingerprint)
         emit(
             .journal(
-                .final(id: stored.id, outcome: Outcome.unknown.rawValue, reply: updated, late: false, atMs: nowMs())))
+                .final(
+                    id: stored.id, outcome: Outcome.unknown.rawValue, reply: updated, summary: summary, late: false,
+                    atMs: nowMs())))
         var record = stored
         record.reply = updated
         finalizedSinceCommit[stored.id] = record

@@ -22,6 +22,8 @@ extension Correlator {
         case .ping: answerPing(command, to: target)
         case .lanes: answerLanes(command, to: target)
         case .status(let ref): answerStatus(command, ref: ref, to: target)
+        case .resolve(let ref, let outcome, let note):
+            resolve(command, ref: ref, as: outcome, note: note, client: client, to: target)
         case .terminal(let terminal): receiveTerminal(command, terminal, from: target, client: client)
         }
     }

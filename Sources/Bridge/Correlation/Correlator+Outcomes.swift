@@ -64,7 +64,12 @@ extension Correlator {
         let bytes = JSONValue.object(reply).serialized()
         let text = String(decoding: bytes, as: UTF8.self)
         let now = nowMs()
-        emit(.journal(.final(id: record.id, outcome: final.outcome.rawValue, reply: text, late: final.late, atMs: now)))
+        let summary = ReplySummary(reply: reply, fingerprint: record.fingerprint)
+        emit(
+            .journal(
+                .final(
+                    id: record.id, outcome: final.outcome.rawValue, reply: text, summary: summary, late: final.late,
+                    atMs: now)))
         for waiter in record.waiters where waiter != .pull { emit(.reply(waiter, bytes)) }
         emit(
             .publish(
@@ -100,7 +105,12 @@ extension Correlator {
         let reply = Self.replyObject(id: stored.id, lane: lane, action: stored.action, client: stored.client, final)
         let text = JSONValue.object(reply).serializedString
         let now = nowMs()
-        emit(.journal(.final(id: stored.id, outcome: final.outcome.rawValue, reply: text, late: true, atMs: now)))
+        let summary = ReplySummary(reply: reply, fingerprint: stored.fingerprint)
+        emit(
+            .journal(
+                .final(
+                    id: stored.id, outcome: final.outcome.rawValue, reply: text, summary: summary, late: true,
+                    atMs: now)))
         emitEvent(.command(lane: lane, action: stored.action, .lateResult), reply)
         var updated = stored
         updated.outcome = final.outcome.rawValue

@@ -75,7 +75,7 @@ extension Correlator {
         answerQuery(command, result, to: target)
     }
 
-    private func answerQuery(_ command: Command, _ result: JSONObject, to target: ReplyTarget) {
+    func answerQuery(_ command: Command, _ result: JSONObject, to target: ReplyTarget) {
         var answer = Reply(id: command.id, action: command.action, outcome: .success)
         answer.result = result
         let reply = answer.json

@@ -26,6 +26,9 @@ final class Correlator {
     /// Why the journal cannot take new commands (a write failed, the file was deleted), or nil when it
     /// can. While set, terminal commands are refused `journal_unavailable`; queries are answered.
     var journalProblem: String?
+    /// Whether the client (its name with security, nil on plain sockets) may send `resolve`; the loop sets
+    /// it from the security allow-list.
+    var mayResolve: (String?) -> Bool = { _ in true }
     private var effects: [Effect] = []
     private var lookupCounter = 0
 

@@ -32,11 +32,17 @@ public struct ExportedCommand: Sendable, Equatable {
     public var createdMs: Int64
     /// When its journal row last changed (its outcome, or a late result), in milliseconds since 1970.
     public var updatedMs: Int64
+    /// For an `unknown` command closed by hand (`resolve`, v1.1): when, RFC 3339.
+    public var resolved: String?
+    /// Who closed it: the admin client's name (nil on plain sockets).
+    public var resolvedBy: String?
+    /// The note it was closed with.
+    public var note: String?
 
     /// The names of the fields, in the order of ``values``: the CSV header and the JSON Lines keys.
     public static let fieldNames = [
         "id", "client", "lane", "action", "amount", "tip", "outcome", "errorCode", "failureReason",
-        "referenceNumber", "orderCode", "card", "batch", "created", "updated",
+        "referenceNumber", "orderCode", "card", "batch", "created", "updated", "resolved", "resolvedBy", "note",
     ]
 
     /// The fields in the order of ``fieldNames``, times as RFC 3339 UTC; nil where nothing is known.
@@ -46,40 +52,8 @@ public struct ExportedCommand: Sendable, Equatable {
         return [
             .string(id), text(client), text(lane), .string(action), integer(amount), integer(tip), text(outcome),
             text(errorCode), text(failureReason), text(referenceNumber), text(orderCode), text(card), text(batch),
-            .string(Timestamp.iso8601(ms: createdMs)), .string(Timestamp.iso8601(ms: updatedMs)),
+            .string(Timestamp.iso8601(ms: createdMs)), .string(Timestamp.iso8601(ms: updatedMs)), text(resolved),
+            text(resolvedBy), text(note),
         ]
-    }
-}
-
-extension ExportedCommand {
-    /// Field names a card number may arrive under, first found wins (they are masked before storage).
-    private static let cardFields = ["accountNumber", "cardNumber", "pan", "primaryAccountNumber"]
-
-    /// Reads a journal row: `reply` is the stored reply's JSON, `fingerprint` the command's canonical JSON.
-    init(
-        id: String, lane: String?, action: String, fingerprint: String, outcome: String?, reply: String?,
-        createdMs: Int64, updatedMs: Int64
-    ) {
-        let reply = reply.flatMap { try? JSONValue.parse($0).objectValue } ?? JSONObject()
-        let result = reply["result"]?.objectValue ?? JSONObject()
-        var asked: JSONObject?
-        if result["amount"]?.intValue == nil || result["tipAmount"]?.intValue == nil {
-            asked = try? JSONValue.parse(fingerprint).objectValue
-        }
-        self.id = id
-        client = reply["client"]?.stringValue
-        self.lane = lane
-        self.action = action
-        amount = result["amount"]?.intValue ?? asked?["amount"]?.intValue
-        tip = result["tipAmount"]?.intValue ?? asked?["tipAmount"]?.intValue
-        self.outcome = reply["outcome"]?.stringValue ?? outcome
-        errorCode = reply["error"]?.objectValue?["code"]?.stringValue
-        failureReason = reply["reason"]?.stringValue
-        referenceNumber = result["referenceNumber"]?.stringValue
-        orderCode = result["orderCode"]?.stringValue
-        card = Self.cardFields.lazy.compactMap { result[$0]?.stringValue }.first
-        batch = result["batchId"]?.stringValue ?? result["batchName"]?.stringValue
-        self.createdMs = createdMs
-        self.updatedMs = updatedMs
     }
 }

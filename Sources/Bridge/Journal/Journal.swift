@@ -123,21 +123,10 @@ final class Journal {
 
     deinit { close() }
 
+    /// Refuses a journal from a newer vivabridge, then applies the migrations it has not had yet.
     private func migrate() throws {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: JournalSQL.schema)
-        }
-        migrator.registerMigration("v1.1-sales-by-client-transaction-id") { db in
-            try db.execute(sql: JournalSQL.salesByClientTransactionId)
-        }
-        migrator.registerMigration("v1.1-automatic-batches") { db in
-            try db.execute(sql: "ALTER TABLE batches ADD COLUMN automatic INTEGER NOT NULL DEFAULT 0")
-        }
-        migrator.registerMigration("v1.1-command-client") { db in
-            try db.execute(sql: JournalSQL.commandClientColumn)
-        }
-        try migrator.migrate(database)
+        try database.read { db in try JournalMigrations.refuseNewer(db, path: path) }
+        try JournalMigrations.migrator.migrate(database)
     }
 
     /// Counts one more start of the bridge and returns the new epoch.
@@ -191,8 +180,9 @@ final class Journal {
         case .deadline(let id, let deadline):
             try db.cachedStatement(sql: "UPDATE commands SET deadline_ms = ? WHERE id = ?")
                 .execute(arguments: [deadline, id])
-        case .final(let id, let outcome, let reply, let late, let at):
-            try db.cachedStatement(sql: JournalSQL.finalUpdate).execute(arguments: [outcome, reply, late, at, id])
+        case .final(let id, let outcome, let reply, let summary, let late, let at):
+            try db.cachedStatement(sql: JournalSQL.finalUpdate).execute(
+                arguments: StatementArguments([outcome, reply, late, at] + summary.columnValues + [id]))
         case .callback(let lane, let at, let fields, let matched, let disposition):
             try db.cachedStatement(sql: JournalSQL.insertCallback).execute(arguments: [
                 lane, at, fields, matched, disposition,

@@ -7,11 +7,14 @@ public enum JournalExport {
     static let rowsPerRead = 2000
 
     /// Calls `body` with every finished command (state `final`) created in `fromMs..<toMs` (either end
-    /// open when nil), oldest first (the order the bridge journaled them), and returns how many there were.
+    /// open when nil), oldest first (by the time the bridge accepted them, then the order it journaled
+    /// them), and returns how many there were.
     ///
     /// Streams: rows are read with a cursor, `rowsPerRead` per read-only transaction, and handed to
     /// `body` one at a time; nothing is gathered in memory. Commands the bridge journals after the export
-    /// started are left out.
+    /// started are left out. A journal with reply columns (``JournalMigrations/replyColumns``) is read from
+    /// them, along its `created_ms` index; an older one (not yet opened by a bridge of this version) from
+    /// its stored replies, in the order it journaled them.
     ///
     /// - Throws: ``JournalError`` when the journal cannot be read; whatever `body` throws.
     public static func forEachFinished(
@@ -27,37 +30,82 @@ public enum JournalExport {
         let database = try JournalReader.open(path: path)
         defer { try? database.close() }
         do {
-            let last = try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM commands") } ?? 0
-            var after: Int64 = 0
+            let (last, hasColumns) = try database.read { db in
+                let last = try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM commands") ?? 0
+                return (last, try JournalMigrations.hasReplyColumns(db))
+            }
+            let page = hasColumns ? Page.byColumns : Page.byReplies
+            var after = (createdMs: Int64.min, rowid: Int64(0))
             var count = 0
             while true {
-                let (read, lastRowid) = try database.read { db in
+                let (read, lastKey) = try database.read { db in
                     let cursor = try Row.fetchCursor(
-                        db,
-                        sql: """
-                            SELECT rowid, id, lane, action, fingerprint, outcome, reply, created_ms, updated_ms
-                            FROM commands WHERE rowid > ? AND rowid <= ? AND state = 'final'
-                            AND created_ms >= ? AND created_ms < ? ORDER BY rowid LIMIT ?
-                            """,
-                        arguments: [after, last, fromMs ?? Int64.min, toMs ?? Int64.max, rowsPerRead])
+                        db, sql: page.sql,
+                        arguments: [
+                            after.createdMs, after.rowid, last, fromMs ?? Int64.min, toMs ?? Int64.max, rowsPerRead,
+                        ])
                     var read = 0
-                    var lastRowid = after
+                    var lastKey = after
                     while let row = try cursor.next() {
                         read += 1
-                        lastRowid = row[0]
-                        try body(
-                            ExportedCommand(
-                                id: row[1], lane: row[2], action: row[3], fingerprint: row[4], outcome: row[5],
-                                reply: row[6], createdMs: row[7], updatedMs: row[8]))
+                        lastKey = (row["created_ms"], row["rowid"])
+                        try body(page.command(row))
                     }
-                    return (read, lastRowid)
+                    return (read, lastKey)
                 }
                 count += read
                 guard read == rowsPerRead else { return count }
-                after = lastRowid
+                after = lastKey
             }
         } catch let error as DatabaseError {
             throw JournalError(path: path, "cannot be read: \(error)")
+        }
+    }
+
+    /// How one read transaction selects its rows: the arguments are the last key read (?1 created, ?2
+    /// rowid), ?3 the last rowid when the export started, ?4 and ?5 the time bounds, ?6 the row count.
+    private enum Page {
+        /// From the reply columns, along the `created_ms` index (its entries are ordered by created, rowid).
+        case byColumns
+        /// From the stored replies, in rowid order, in a journal without reply columns.
+        case byReplies
+
+        var sql: String {
+            switch self {
+            case .byColumns:
+                """
+                SELECT rowid, id, client, lane, action, outcome, \(JournalSQL.replyColumnNames.joined(separator: ", ")),
+                created_ms, updated_ms FROM commands WHERE (created_ms, rowid) > (?1, ?2) AND rowid <= ?3
+                AND state = 'final' AND created_ms >= ?4 AND created_ms < ?5 ORDER BY created_ms, rowid LIMIT ?6
+                """
+            case .byReplies:
+                """
+                SELECT rowid, id, lane, action, fingerprint, outcome, reply, created_ms, updated_ms
+                FROM commands WHERE rowid > ?2 AND rowid <= ?3 AND state = 'final'
+                AND created_ms >= ?4 AND created_ms < ?5 ORDER BY rowid LIMIT ?6
+                """
+            }
+        }
+
+        func command(_ row: Row) -> ExportedCommand {
+            switch self {
+            case .byColumns:
+                ExportedCommand(
+                    id: row["id"], client: row["client"], lane: row["lane"], action: row["action"],
+                    outcome: row["outcome"],
+                    summary: ReplySummary(
+                        amount: row["amount"], tip: row["tip"], errorCode: row["error_code"],
+                        failureReason: row["failure_reason"], referenceNumber: row["reference_number"],
+                        orderCode: row["order_code"], card: row["card"], batch: row["batch"],
+                        resolvedAt: row["resolved_at"], resolvedBy: row["resolved_by"],
+                        resolvedNote: row["resolved_note"]),
+                    createdMs: row["created_ms"], updatedMs: row["updated_ms"])
+            case .byReplies:
+                ExportedCommand(
+                    id: row["id"], lane: row["lane"], action: row["action"], fingerprint: row["fingerprint"],
+                    outcome: row["outcome"], reply: row["reply"], createdMs: row["created_ms"],
+                    updatedMs: row["updated_ms"])
+            }
         }
     }
 }

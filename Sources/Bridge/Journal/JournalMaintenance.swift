@@ -5,7 +5,8 @@ public enum JournalMaintenance {
     /// SQLite's full `PRAGMA integrity_check` of the journal at `path`, read-only: `["ok"]` when it is
     /// intact, else the problems (at most `limit`).
     ///
-    /// - Throws: ``JournalError`` when the file cannot be opened at all.
+    /// - Throws: ``JournalError`` when the file cannot be opened at all, or when it is intact but a newer
+    ///   vivabridge wrote it (``JournalError/isFromNewerVersion``).
     public static func integrityProblems(path: String, limit: Int = 100) throws -> [String] {
         var configuration = Configuration()
         configuration.readonly = true
@@ -13,7 +14,13 @@ public enum JournalMaintenance {
         do {
             let database = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? database.close() }
-            return try database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(\(limit))") }
+            return try database.read { db in
+                let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check(\(limit))")
+                if problems == ["ok"] { try JournalMigrations.refuseNewer(db, path: path) }
+                return problems
+            }
+        } catch let error as JournalError {
+            throw error
         } catch {
             throw JournalError(path: path, "cannot be read: \(error)")
         }

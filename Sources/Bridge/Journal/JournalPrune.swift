@@ -11,9 +11,10 @@ public struct PruneResult: Sendable, Equatable {
 
 /// `vivabridge journal prune`: removes old finished commands from a journal no bridge is using.
 public enum JournalPrune {
-    /// The commands prune may remove: finished, not `unknown`, last changed before the cutoff (`?`).
-    /// An outstanding command (state not `final`) or an `unknown` one is never removed, however old.
-    static let removable = "state = 'final' AND outcome IS NOT NULL AND outcome != 'unknown' AND updated_ms < ?"
+    /// The commands prune may remove: finished, not `unknown`, last changed before the cutoff (`?1`).
+    /// An outstanding command (state not `final`) or an `unknown` one is never removed, however old. The
+    /// bridge's own retention (`journalRetentionDays`) removes by the same rule.
+    static let removable = "state = 'final' AND outcome IS NOT NULL AND outcome != 'unknown' AND updated_ms < ?1"
 
     /// Removes the finished commands of the journal at `path` (and the callbacks matched to them) whose
     /// row last changed more than `olderThanDays` days before `nowMs`, in one transaction.

@@ -6,7 +6,8 @@ import GRDB
 enum JournalReader {
     /// Opens the journal at `path` read-only.
     ///
-    /// - Throws: ``JournalError`` when there is no file, or it cannot be opened as a journal.
+    /// - Throws: ``JournalError`` when there is no file, it cannot be opened as a journal, or a newer
+    ///   vivabridge wrote it (``JournalError/isFromNewerVersion``).
     static func open(path: String) throws(JournalError) -> DatabaseQueue {
         guard FileManager.default.fileExists(atPath: path) else {
             throw JournalError(
@@ -29,7 +30,9 @@ enum JournalReader {
                 try? database.close()
                 throw JournalError(path: path, "is not a vivabridge journal (it has no commands table)")
             }
+            try database.read { db in try JournalMigrations.refuseNewer(db, path: path) }
         } catch let error as JournalError {
+            try? database.close()
             throw error
         } catch {
             try? database.close()

@@ -47,7 +47,8 @@ enum JournalEntry: Sendable {
     case insert(StoredCommand)
     case state(id: String, RecordState, atMs: Int64)
     case deadline(id: String, deadlineMs: Int64)
-    case final(id: String, outcome: String, reply: String, late: Bool, atMs: Int64)
+    /// A command's outcome and reply, with what its reply columns hold.
+    case final(id: String, outcome: String, reply: String, summary: ReplySummary, late: Bool, atMs: Int64)
     case callback(lane: String, atMs: Int64, fields: String, matchedId: String?, disposition: String)
     case batch(lane: String, OpenBatch?)
 }

@@ -37,6 +37,9 @@ package enum JournalSQL {
         CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
         """
 
+    /// Migration `v1.1-callbacks-by-command`: the callbacks of a command, so that pruning a few commands
+    /// (`journalRetentionDays`, a batch a tick) finds their callbacks without reading them all.
+    package static let callbacksByCommand = "CREATE INDEX callbacks_matched ON callbacks(matched_id)"
     /// A command accepted.
     package static let insertCommand = """
         INSERT INTO commands(id, lane, action, fingerprint, client_transaction_id, state, outcome, reply,
@@ -45,9 +48,32 @@ package enum JournalSQL {
     /// A callback received.
     package static let insertCallback =
         "INSERT INTO callbacks(lane, received_ms, fields, matched_id, disposition) VALUES (?, ?, ?, ?, ?)"
-    /// A command's final outcome and reply.
-    package static let finalUpdate =
-        "UPDATE commands SET state = 'final', outcome = ?, reply = ?, late = ?, updated_ms = ? WHERE id = ?"
+    /// A command's final outcome and reply, then its reply columns (``replyColumnNames``), then its id.
+    package static let finalUpdate = """
+        UPDATE commands SET state = 'final', outcome = ?, reply = ?, late = ?, updated_ms = ?,
+        \(replyColumnNames.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?
+        """
+    /// The reply columns of migration `v1.1-reply-columns`, in the order of `ReplySummary.columnValues`.
+    package static let replyColumnNames = [
+        "amount", "tip", "error_code", "failure_reason", "reference_number", "order_code", "card", "batch",
+        "resolved_at", "resolved_by", "resolved_note",
+    ]
+    /// Migration `v1.1-reply-columns`: what reconciliation reads from each reply, as columns (filled by the
+    /// migration for the rows already there), and the index `journal export` selects a time range by.
+    package static let replyColumns = """
+        ALTER TABLE commands ADD COLUMN amount INTEGER;
+        ALTER TABLE commands ADD COLUMN tip INTEGER;
+        ALTER TABLE commands ADD COLUMN error_code TEXT;
+        ALTER TABLE commands ADD COLUMN failure_reason TEXT;
+        ALTER TABLE commands ADD COLUMN reference_number TEXT;
+        ALTER TABLE commands ADD COLUMN order_code TEXT;
+        ALTER TABLE commands ADD COLUMN card TEXT;
+        ALTER TABLE commands ADD COLUMN batch TEXT;
+        ALTER TABLE commands ADD COLUMN resolved_at TEXT;
+        ALTER TABLE commands ADD COLUMN resolved_by TEXT;
+        ALTER TABLE commands ADD COLUMN resolved_note TEXT;
+        CREATE INDEX commands_created ON commands(created_ms);
+        """
     /// Columns of a stored command, in the order `Journal` reads them.
     package static let commandColumns =
         "id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms, client"

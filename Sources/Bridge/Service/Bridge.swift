@@ -68,11 +68,12 @@ public final class Bridge: Sendable {
         let state = state
         let pulse = pulse
         let laneReloads = laneReloads
+        let zap = zap
         let (thread, bound) = try LoopThread.start(name: "vivabridge") {
             () throws -> (loop: BridgeLoop, report: BoundEndpoints) in
             let loop = try BridgeLoop(
                 context: context, configuration: configuration, controlEndpoint: endpoint, clock: clock,
-                logger: logger, pulse: pulse, laneReloads: laneReloads)
+                logger: logger, pulse: pulse, laneReloads: laneReloads, zap: zap)
             return (loop, loop.bound)
         } run: { loop in
             do {

@@ -15,8 +15,23 @@ extension BridgeLoop {
     }
 
     /// The allow-list as the ZAP handler takes it: each client on the sockets (ZAP domains) its roles name.
+    /// `admin` admits to the command sockets and is kept as a domain of its own, which no socket has, so
+    /// that ``mayResolve(_:security:zap:)`` reads it from the list a SIGHUP replaces.
     static func zapClients(_ clients: [SecuritySettings.Client]) -> [ZAPClient] {
-        clients.map { ZAPClient(name: $0.name, publicKey: $0.publicKey, domains: Set($0.roles.map(\.rawValue))) }
+        clients.map { client in
+            let domains = client.roles.flatMap { role in
+                role == .admin ? [SecuritySettings.Role.commands.rawValue, role.rawValue] : [role.rawValue]
+            }
+            return ZAPClient(name: client.name, publicKey: client.publicKey, domains: Set(domains))
+        }
+    }
+
+    /// Whether the client named `client` may send `resolve`: anyone on plain sockets, only a client with
+    /// the `admin` role (as the allow-list says now) with security.
+    static func mayResolve(_ client: String?, security: SecuritySettings?, zap: ZAPHandler?) -> Bool {
+        guard security != nil else { return true }
+        guard let client, let domains = zap?.domains(ofClientNamed: client) else { return false }
+        return domains?.contains(SecuritySettings.Role.admin.rawValue) ?? true
     }
 
     /// Makes `socket` a CURVE server with the bridge's key whose peers the ZAP handler checks for `role`;

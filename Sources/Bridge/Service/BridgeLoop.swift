@@ -35,6 +35,8 @@ final class BridgeLoop {
     var held = HeldTurns()
     /// Set once the journal file was found deleted or replaced: commands are refused until a restart.
     var fileGone: String?
+    /// `journalRetentionDays`, when it is on.
+    var retention: JournalRetention?
     private var lastTickMs: Int64 = 0
     private var lastHeartbeatMs: Int64 = 0
     /// When the correlator next has something due, as of the end of the last turn.
@@ -49,7 +51,7 @@ final class BridgeLoop {
 
     init(
         context: Context, configuration: BridgeConfiguration, controlEndpoint: String, clock: any BridgeClock,
-        logger: Logger, pulse: LoopPulse, laneReloads: LaneReloads
+        logger: Logger, pulse: LoopPulse, laneReloads: LaneReloads, zap: ZAPHandler? = nil
     ) throws {
         self.pulse = pulse
         self.context = context
@@ -59,6 +61,9 @@ final class BridgeLoop {
         self.clock = clock
         journal = try Journal(path: configuration.journal, sync: configuration.journalSync)
         correlator = Correlator(configuration: configuration, journal: journal, clock: clock, logger: logger)
+        let security = configuration.security
+        correlator.mayResolve = { Self.mayResolve($0, security: security, zap: zap) }
+        retention = configuration.journalRetentionDays.map { JournalRetention(days: $0, startMs: clock.nowMs()) }
         try correlator.restore()
 
         Self.warnIfInsecure(configuration, logger: logger)
@@ -167,13 +172,16 @@ final class BridgeLoop {
                 if !poller.ready(socketIndex + 1).isEmpty { readMonitor(link, socketIndex: socketIndex) }
             }
             let now = clock.nowMs()
-            if now - lastTickMs >= Self.tickMs || (nextDueMs.map { $0 <= now } ?? false) {
+            let ticked = now - lastTickMs >= Self.tickMs || (nextDueMs.map { $0 <= now } ?? false)
+            if ticked {
                 lastTickMs = now
                 correlator.tick()
                 checkJournalHealth()
             }
             correlator.settleLanes()
             carryOutEffects()
+            // After this turn's writes are committed: a batch never removes a row they were about to change.
+            if ticked { applyRetention() }
             if now - lastHeartbeatMs >= Int64(configuration.heartbeatEventMs) {
                 lastHeartbeatMs = now
                 publish(.heartbeat, .object(correlator.heartbeatBody()))

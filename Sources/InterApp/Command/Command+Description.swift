@@ -7,6 +7,7 @@ extension Command: CustomStringConvertible, CustomDebugStringConvertible, Custom
         case .status(let ref): text += "status of \(ref.debugDescription)"
         case .lanes: text += "lanes"
         case .ping: text += "ping"
+        case .resolve(let ref, let outcome, _): text += "resolve \(ref.debugDescription) as \(outcome.rawValue)"
         }
         if let timeoutMs { text += ", timeoutMs: \(timeoutMs)" }
         return text + ")"
@@ -34,6 +35,7 @@ extension Command.Body: CustomStringConvertible {
         case .status(let ref): "status(ref: \(ref.debugDescription))"
         case .lanes: "lanes"
         case .ping: "ping"
+        case .resolve(let ref, let outcome, _): "resolve(ref: \(ref.debugDescription), outcome: \(outcome.rawValue))"
         }
     }
 }

@@ -13,6 +13,9 @@ public struct Command: Sendable, Equatable {
         case lanes
         /// A liveness check of the bridge.
         case ping
+        /// (v1.1) Closes the `unknown` command `ref` by hand with `outcome` (`success` or `failure`), as
+        /// the terminal or Viva's back office showed it; `note` says how that was found out.
+        case resolve(ref: String, outcome: Outcome, note: String?)
     }
 
     /// The caller's correlation id and idempotency key.
@@ -47,7 +50,8 @@ public struct Command: Sendable, Equatable {
         terminal?.lane
     }
 
-    /// Whether this is a bridge query (`status`, `lanes`, `ping`), answered at once and never sent to a terminal.
+    /// Whether this is a bridge query (`status`, `lanes`, `ping`, `resolve`), answered at once and never sent
+    /// to a terminal.
     public var isQuery: Bool {
         terminal == nil
     }

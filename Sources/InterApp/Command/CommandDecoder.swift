@@ -50,5 +50,5 @@ public struct CommandDecoder: Sendable {
 
 /// The bridge queries, answered at once and never sent to a terminal.
 enum Query: String, CaseIterable {
-    case status, lanes, ping
+    case status, lanes, ping, resolve
 }

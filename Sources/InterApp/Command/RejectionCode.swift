@@ -27,4 +27,10 @@ public enum RejectionCode: String, Sendable, CaseIterable {
     /// The journal cannot be read or written: the command was not sent (v1.1). Try again later; the
     /// bridge says why in its log.
     case journalUnavailable = "journal_unavailable"
+    /// (v1.1) The client may not send this action: `resolve` needs the `admin` role when the bridge has
+    /// security (docs/SECURITY.md).
+    case notAllowed = "not_allowed"
+    /// (v1.1) `resolve` names a command whose outcome is not `unknown` (or no command at all): only an
+    /// `unknown` command can be closed by hand.
+    case notUnknown = "not_unknown"
 }

@@ -27,6 +27,9 @@ public struct Reply: Sendable, Equatable {
     public var earlier: JSONObject?
     /// The admitted client that first sent the command (docs/SECURITY.md), when the bridge has security.
     public var client: String?
+    /// (v1.1) For an `unknown` command closed by hand with `resolve`: `by` (the admin client, null on
+    /// plain sockets), `at` (when) and `note`.
+    public var resolved: JSONObject?
 
     /// A reply with `outcome` and nothing else set.
     public init(id: String?, lane: String? = nil, action: String? = nil, outcome: Outcome, message: String? = nil) {
@@ -60,6 +63,7 @@ public struct Reply: Sendable, Equatable {
         if let amountMismatch { reply["amountMismatch"] = .object(amountMismatch) }
         reply["late"] = .bool(late)
         if let earlier { reply["earlier"] = .object(earlier) }
+        if let resolved { reply["resolved"] = .object(resolved) }
         return reply
     }
 }

@@ -18,6 +18,8 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
         case accepted, forwarded, delivered, result, unknown
         case lateResult = "late_result"
         case orphan, mismatch
+        /// (v1.1) An `unknown` command closed by hand with `resolve`.
+        case resolved
     }
 
     /// What happens to a lane's link, published on `<lane>.lane.<event>`.

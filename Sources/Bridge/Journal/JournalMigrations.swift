@@ -1,0 +1,100 @@
+import GRDB
+import InterApp
+
+/// The journal's migrations, in the order they apply: the one home of their names. The bridge applies
+/// them at start; the bridge and every operator command refuse a journal that has one this build does
+/// not know (a newer vivabridge wrote it).
+enum JournalMigrations {
+    /// Every migration, oldest first. A shipped migration is never edited or removed (docs/JOURNAL.md).
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: JournalSQL.schema)
+        }
+        migrator.registerMigration("v1.1-sales-by-client-transaction-id") { db in
+            try db.execute(sql: JournalSQL.salesByClientTransactionId)
+        }
+        migrator.registerMigration("v1.1-automatic-batches") { db in
+            try db.execute(sql: "ALTER TABLE batches ADD COLUMN automatic INTEGER NOT NULL DEFAULT 0")
+        }
+        migrator.registerMigration("v1.1-command-client") { db in
+            try db.execute(sql: JournalSQL.commandClientColumn)
+        }
+        migrator.registerMigration(replyColumns) { db in
+            try db.execute(sql: JournalSQL.replyColumns)
+            try fillReplyColumns(db)
+        }
+        migrator.registerMigration("v1.1-callbacks-by-command") { db in
+            try db.execute(sql: JournalSQL.callbacksByCommand)
+        }
+        return migrator
+    }
+
+    /// The migration that gave the journal its reply columns; a journal without it is read from the
+    /// stored replies.
+    static let replyColumns = "v1.1-reply-columns"
+
+    /// Fills the reply columns (and `client`, when the reply names one) of every finished row, from its
+    /// stored reply, as the bridge fills them for a row it finishes.
+    private static func fillReplyColumns(_ db: Database) throws {
+        let update = try db.makeStatement(
+            sql: """
+                UPDATE commands SET \(JournalSQL.replyColumnNames.map { "\($0) = ?" }.joined(separator: ", ")),
+                client = COALESCE(client, ?) WHERE rowid = ?
+                """)
+        // A thousand rows at a time, so that a journal of millions is filled in bounded memory.
+        var after: Int64 = 0
+        while true {
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT rowid, fingerprint, reply FROM commands WHERE reply IS NOT NULL AND rowid > ?
+                    ORDER BY rowid LIMIT 1000
+                    """,
+                arguments: [after])
+            guard let last = rows.last else { return }
+            after = last[0]
+            for row in rows {
+                let object = ((row[2] as String?).flatMap { try? JSONValue.parse($0).objectValue }) ?? JSONObject()
+                let summary = ReplySummary(reply: object, fingerprint: row[1])
+                try update.execute(
+                    arguments: StatementArguments(summary.columnValues + [object["client"]?.stringValue, row[0]]))
+            }
+        }
+    }
+
+    /// Whether the journal has had ``replyColumns``.
+    static func hasReplyColumns(_ db: Database) throws -> Bool {
+        guard try db.tableExists("grdb_migrations") else { return false }
+        return try Bool.fetchOne(
+            db, sql: "SELECT COUNT(*) > 0 FROM grdb_migrations WHERE identifier = ?", arguments: [replyColumns])
+            ?? false
+    }
+
+    /// The names of the migrations this build knows, oldest first.
+    static let known = migrator.migrations
+
+    /// The migrations applied to the journal that this build does not know, in name order; empty for
+    /// a journal this build (or an older one) wrote.
+    static func unknown(in db: Database) throws -> [String] {
+        guard try db.tableExists("grdb_migrations") else { return [] }
+        let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+        return applied.filter { !known.contains($0) }
+    }
+
+    /// Throws when a newer vivabridge wrote the journal: its rows may mean what this build cannot know,
+    /// and writing them could break that newer version's data.
+    ///
+    /// - Throws: ``JournalError`` (``JournalError/isFromNewerVersion``) naming the unknown migrations.
+    static func refuseNewer(_ db: Database, path: String) throws {
+        let unknown = try unknown(in: db)
+        guard !unknown.isEmpty else { return }
+        throw JournalError(
+            path: path,
+            "was written by a newer vivabridge: it has the migration\(unknown.count == 1 ? "" : "s") "
+                + "\(unknown.joined(separator: ", ")), which this vivabridge (schema \(known.last ?? "-")) does not "
+                + "know. Run the newer vivabridge, or restore the backup taken before the upgrade (docs/JOURNAL.md, "
+                + "Backup and restore); no row of it was changed",
+            newer: true)
+    }
+}

@@ -1,0 +1,43 @@
+/// `journalRetentionDays` inside the bridge: a pass at start, then one a day, each removing the finished
+/// commands older than the retention by `journal prune`'s rule, a batch a tick on the loop thread (the
+/// journal's one writer), so that no turn of the loop waits for more than one batch.
+struct JournalRetention {
+    /// Commands removed per batch: a batch takes a few milliseconds (docs/JOURNAL.md).
+    static let batchSize = 1000
+    static let dayMs: Int64 = 86_400_000
+
+    /// Finished commands are kept this many days.
+    let days: Int
+    /// When the next pass starts.
+    private var nextPassMs: Int64
+    /// The pass under way: its cutoff and what it removed so far.
+    private var pass: (cutoffMs: Int64, removed: PruneResult)?
+
+    /// The first pass starts at `startMs` (the bridge's start).
+    init(days: Int, startMs: Int64) {
+        self.days = days
+        nextPassMs = startMs
+    }
+
+    /// Once a tick: starts a pass when one is due, and removes one batch of the pass under way.
+    ///
+    /// - Returns: what the pass removed, when this batch ended it; nil otherwise.
+    /// - Throws: what the journal throws; the pass is then abandoned until the next day's.
+    mutating func tick(journal: Journal, nowMs: Int64) throws -> PruneResult? {
+        if pass == nil {
+            guard nowMs >= nextPassMs else { return nil }
+            pass = (nowMs - Int64(days) * Self.dayMs, PruneResult(commands: 0, callbacks: 0))
+            nextPassMs = nowMs + Self.dayMs
+        }
+        guard var current = pass else { return nil }
+        pass = nil
+        let batch = try journal.pruneBatch(cutoffMs: current.cutoffMs, limit: Self.batchSize)
+        current.removed.commands += batch.commands
+        current.removed.callbacks += batch.callbacks
+        guard batch.commands < Self.batchSize else {
+            pass = current
+            return nil
+        }
+        return current.removed
+    }
+}

@@ -1,0 +1,89 @@
+import GRDB
+import InterApp
+
+/// What a finished command's reply says that a day's reconciliation needs, as the journal's reply
+/// columns hold it (migration `v1.1-reply-columns`): read from the reply once, when the bridge journals
+/// it, so that `journal export` reads columns instead of parsing JSON. No secret and no unmasked card
+/// number: the reply never holds them.
+struct ReplySummary: Sendable, Equatable {
+    /// In cents: the amount the terminal reported (`result.amount`), else the amount the command asked.
+    var amount: Int?
+    /// In cents: the tip the terminal reported (`result.tipAmount`), else the tip the command asked.
+    var tip: Int?
+    /// The reply's `error.code`, for a `rejected` command.
+    var errorCode: String?
+    /// The reply's `reason`, for a `failure`.
+    var failureReason: String?
+    /// The terminal's reference number (`result.referenceNumber`).
+    var referenceNumber: String?
+    /// Viva's order code (`result.orderCode`).
+    var orderCode: String?
+    /// The card number as stored: masked to its first 6 and last 4 digits.
+    var card: String?
+    /// The batch the terminal named (`result.batchId`, else `result.batchName`).
+    var batch: String?
+    /// For an `unknown` command closed by hand (`resolve`): when (`resolved.at`, RFC 3339).
+    var resolvedAt: String?
+    /// Who closed it (`resolved.by`, the admin client's name; nil on plain sockets).
+    var resolvedBy: String?
+    /// The note it was closed with (`resolved.note`).
+    var resolvedNote: String?
+
+    /// Field names a card number may arrive under, first found wins (they are masked before storage).
+    private static let cardFields = ["accountNumber", "cardNumber", "pan", "primaryAccountNumber"]
+
+    /// A summary as the reply columns hold it.
+    init(
+        amount: Int?, tip: Int?, errorCode: String?, failureReason: String?, referenceNumber: String?,
+        orderCode: String?, card: String?, batch: String?, resolvedAt: String? = nil, resolvedBy: String? = nil,
+        resolvedNote: String? = nil
+    ) {
+        self.amount = amount
+        self.tip = tip
+        self.errorCode = errorCode
+        self.failureReason = failureReason
+        self.referenceNumber = referenceNumber
+        self.orderCode = orderCode
+        self.card = card
+        self.batch = batch
+        self.resolvedAt = resolvedAt
+        self.resolvedBy = resolvedBy
+        self.resolvedNote = resolvedNote
+    }
+
+    /// The summary of `reply`; `fingerprint` (the command's canonical JSON) is parsed only when the
+    /// result reports no amount or no tip, for the ones the command asked.
+    init(reply: JSONObject, fingerprint: String) {
+        let result = reply["result"]?.objectValue ?? JSONObject()
+        var asked: JSONObject?
+        if result["amount"]?.intValue == nil || result["tipAmount"]?.intValue == nil {
+            asked = try? JSONValue.parse(fingerprint).objectValue
+        }
+        amount = result["amount"]?.intValue ?? asked?["amount"]?.intValue
+        tip = result["tipAmount"]?.intValue ?? asked?["tipAmount"]?.intValue
+        errorCode = reply["error"]?.objectValue?["code"]?.stringValue
+        failureReason = reply["reason"]?.stringValue
+        referenceNumber = result["referenceNumber"]?.stringValue
+        orderCode = result["orderCode"]?.stringValue
+        card = Self.cardFields.lazy.compactMap { result[$0]?.stringValue }.first
+        batch = result["batchId"]?.stringValue ?? result["batchName"]?.stringValue
+        let resolved = reply["resolved"]?.objectValue
+        resolvedAt = resolved?["at"]?.stringValue
+        resolvedBy = resolved?["by"]?.stringValue
+        resolvedNote = resolved?["note"]?.stringValue
+    }
+
+    /// The summary of a stored reply's JSON text (empty when there is none or it does not parse).
+    init(replyText: String?, fingerprint: String) {
+        let reply = replyText.flatMap { try? JSONValue.parse($0).objectValue } ?? JSONObject()
+        self.init(reply: reply, fingerprint: fingerprint)
+    }
+
+    /// The values in the order of ``JournalSQL/replyColumnNames``.
+    var columnValues: [(any DatabaseValueConvertible)?] {
+        [
+            amount, tip, errorCode, failureReason, referenceNumber, orderCode, card, batch, resolvedAt, resolvedBy,
+            resolvedNote,
+        ]
+    }
+}

@@ -1,0 +1,19 @@
+extension BridgeLoop {
+    /// Once a tick: one batch of the journal's retention (`journalRetentionDays`), when it is on and the
+    /// journal can be written.
+    func applyRetention() {
+        guard var retention, !held.isActive, fileGone == nil else { return }
+        defer { self.retention = retention }
+        do {
+            guard let removed = try retention.tick(journal: journal, nowMs: clock.nowMs()) else { return }
+            logger.log(
+                level: removed.commands > 0 ? .info : .debug,
+                "journal retention: removed the finished commands last changed more than \(retention.days) days ago",
+                metadata: ["commands": "\(removed.commands)", "callbacks": "\(removed.callbacks)"])
+        } catch {
+            logger.warning(
+                "journal retention: removing old commands failed (\(error)); the next try is in a day",
+                metadata: ["journal": "\(journal.path)"])
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+import InterApp
+import Testing
+
+@testable import Bridge
+
+/// `journalRetentionDays`: the bridge prunes old finished commands itself, at start and then daily, by
+/// `journal prune`'s rule (never an outstanding or `unknown` command), a batch a tick.
+@Suite("Journal retention inside the bridge")
+struct JournalRetentionTests {
+    private static let dayMs: Int64 = 86_400_000
+
+    /// The ids of the commands in the journal at `path`, and how many callbacks are matched to a command
+    /// no longer there.
+    private static func contents(_ path: String) throws -> (ids: [String], strayCallbacks: Int, callbacks: Int) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? database.close() }
+        return try database.read { db in
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM commands ORDER BY created_ms, rowid")
+            let stray =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM callbacks WHERE matched_id IS NOT NULL
+                        AND matched_id NOT IN (SELECT id FROM commands)
+                        """) ?? 0
+            let callbacks = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM callbacks") ?? 0
+            return (ids, stray, callbacks)
+        }
+    }
+
+    /// Polls the journal at `path` until its commands are `ids` (the bridge prunes on its own thread).
+    private static func awaitCommands(_ ids: [String], in path: String) throws -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if try contents(path).ids == ids { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    @Test(
+        "a bridge started on a journal with old rows prunes the finished ones at start, keeps the unknown one, then prunes daily"
+    )
+    func prunesAtStartAndDaily() throws {
+        let older = try OlderJournal()
+        let before = try Self.contents(older.path)
+        #expect(before.ids == ["paid", "declined", "lost", "unsure"] && before.callbacks >= 2)
+        // Three days later, with a retention of two.
+        let clock = ManualBridgeClock(startMs: SystemBridgeClock().nowMs() + 3 * Self.dayMs)
+        let harness = try BridgeHarness(lanes: OlderJournal.lanes(), clock: clock, journalFolder: older.folder) {
+            $0.journalRetentionDays = 2
+        }
+        #expect(try Self.awaitCommands(["unsure"], in: older.path), "\((try? Self.contents(older.path).ids) ?? [])")
+        #expect(try Self.contents(older.path).strayCallbacks == 0)
+        let status = try harness.call(#"{"id":"st","action":"status","ref":"paid"}"#)
+        #expect(status.object("result")?.string("state") == "not_found")
+        let logged = harness.logs.text.split(separator: "\n").first { $0.contains("journal retention: removed") }
+        #expect(logged?.contains(#""commands": 3"#) == true, "\(logged ?? "")")
+
+        // A sale today is kept at the next day's pass, and removed at the pass after it is two days old.
+        #expect(try harness.call(saleJSON(id: "fresh", lane: "ok", amount: 500)).string("outcome") == "success")
+        harness.advance(byMs: Self.dayMs + 1000)
+        _ = try harness.call(#"{"id":"st2","action":"status","ref":"fresh"}"#)  // a turn after the pass
+        #expect(try Self.contents(older.path).ids == ["unsure", "fresh"])
+        harness.advance(byMs: 2 * Self.dayMs)
+        #expect(try Self.awaitCommands(["unsure"], in: older.path), "\((try? Self.contents(older.path).ids) ?? [])")
+        #expect(try JournalUnknown.list(path: older.path).map(\.id) == ["unsure"])
+    }
+
+    @Test("a pass removes a batch a tick until none is left; never an outstanding or unknown command")
+    func batchesPerTick() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-ret-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("journal.sqlite").path
+        let journal = try Journal(path: path, sync: .normal)
+        defer { journal.close() }
+        let old: Int64 = 1_700_000_000_000
+        let count = JournalRetention.batchSize * 2 + 500
+        try journal.database.write { db in
+            for n in 0..<count {
+                try db.execute(
+                    sql: """
+                        INSERT INTO commands(id, lane, action, fingerprint, state, outcome, reply, created_ms, updated_ms)
+                        VALUES (?, 'ok', 'sale', '{}', 'final', 'success', '{}', ?, ?)
+                        """, arguments: ["s\(n)", old + Int64(n), old + Int64(n)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO callbacks(lane, received_ms, fields, matched_id, disposition)
+                        VALUES ('ok', ?, '{}', ?, 'matched')
+                        """, arguments: [old + Int64(n), "s\(n)"])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO commands(id, lane, action, fingerprint, state, outcome, created_ms, updated_ms)
+                    VALUES ('open', 'ok', 'sale', '{}', 'delivered', NULL, ?1, ?1), ('unsure', 'ok', 'sale', '{}',
+                    'final', 'unknown', ?1, ?1)
+                    """, arguments: [old])
+        }
+        var retention = JournalRetention(days: 30, startMs: old + 31 * Self.dayMs)
+        #expect(try retention.tick(journal: journal, nowMs: old) == nil, "a pass started before it was due")
+        let now = old + 31 * Self.dayMs
+        #expect(try retention.tick(journal: journal, nowMs: now) == nil)
+        #expect(try Self.contents(path).ids.count == count + 2 - JournalRetention.batchSize)
+        #expect(try retention.tick(journal: journal, nowMs: now + 1000) == nil)
+        let done = try retention.tick(journal: journal, nowMs: now + 2000)
+        #expect(done == PruneResult(commands: count, callbacks: count))
+        let left = try Self.contents(path)
+        #expect(left.ids == ["open", "unsure"] && left.callbacks == 0)
+        // The next pass is a day later.
+        #expect(try retention.tick(journal: journal, nowMs: now + 3000) == nil)
+        #expect(try retention.tick(journal: journal, nowMs: now + Self.dayMs) == PruneResult(commands: 0, callbacks: 0))
+    }
+
+    @Test("journalRetentionDays is off when absent and a whole number of days from 1 to 36500")
+    func configurationKey() throws {
+        let base = """
+            terminal: {merchantKey: K}
+            lanes:
+              - {id: lane-1, endpoint: "tcp://127.0.0.1:1", platform: ios}
+            """
+        #expect(try BridgeConfiguration.load(yaml: base).journalRetentionDays == nil)
+        #expect(try BridgeConfiguration.load(yaml: "journalRetentionDays: 90\n" + base).journalRetentionDays == 90)
+        #expect(
+            try BridgeConfiguration.load(yaml: base, environment: ["VIVABRIDGE_JOURNALRETENTIONDAYS": "30"])
+                .journalRetentionDays == 30)
+        for bad in ["0", "-3", "1.5", "thirty", "36501"] {
+            let error = #expect(throws: ConfigurationError.self) {
+                try BridgeConfiguration.load(yaml: "journalRetentionDays: \(bad)\n" + base)
+            }
+            #expect(error?.key == "journalRetentionDays", "\(bad)")
+        }
+        let running = try BridgeConfiguration.load(yaml: base)
+        let candidate = try BridgeConfiguration.load(yaml: "journalRetentionDays: 7\n" + base)
+        #expect(running.restartDifferences(to: candidate) == ["journalRetentionDays"])
+    }
+}
