@@ -295,8 +295,10 @@ struct CommandValidationTests {
         do {
             try details.check(platform: .ios)
         } catch {
-            #expect(error.code == .unknownAction)
+            #expect(error.code == .unsupportedOnPlatform)
+            #expect(error.platforms == [.android])
             #expect(error.message.contains("ios"))
+            #expect(Reply(rejection: error).json["error"]?["platforms"] == .array([.string("android")]))
         }
         let saleCommand = try Fixture.terminal(#"{\#(sale),"amount":1}"#)
         for platform in Platform.allCases {

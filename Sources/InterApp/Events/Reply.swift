@@ -56,7 +56,11 @@ public struct Reply: Sendable, Equatable {
         if let message { reply["message"] = .string(message) }
         if let result { reply["result"] = .object(result) }
         if let ref { reply["ref"] = .string(ref) }
-        if let error { reply["error"] = ["code": .string(error.code.rawValue), "message": .string(error.message)] }
+        if let error {
+            var body: JSONObject = ["code": .string(error.code.rawValue), "message": .string(error.message)]
+            if let platforms = error.platforms { body["platforms"] = .array(platforms.map { .string($0.rawValue) }) }
+            reply["error"] = .object(body)
+        }
         if let amountMismatch { reply["amountMismatch"] = .object(amountMismatch) }
         reply["late"] = .bool(late)
         if let earlier { reply["earlier"] = .object(earlier) }
