@@ -15,6 +15,7 @@ struct SendCommand: ParsableCommand {
               vivabridge send abort --lane lane-1
               vivabridge send batch --lane lane-2 --command open --batch-name morning
               vivabridge send cancel --lane lane-1 --reference-number 833121
+              vivabridge send reprint --lane lane-1 --order-code 1091159196000136
               vivabridge send status --ref cli-1717171717171-3fa2
               vivabridge send lanes
               vivabridge send sale --lane lane-1 --amount 20.00 \\
@@ -62,6 +63,9 @@ struct SendCommand: ParsableCommand {
 
     @Option(help: "cancel: the referenceNumber of the transaction to cancel.")
     var referenceNumber: String?
+
+    @Option(help: "reprint: the orderCode (16 digits) of the transaction to print again (default: the last one).")
+    var orderCode: String?
 
     @Option(name: .customLong("command"), help: "batch: open or close.")
     var batchCommand: String?
@@ -137,9 +141,9 @@ struct SendCommand: ParsableCommand {
     }
 }
 
-/// What `send` can ask: the five terminal actions and the three bridge queries.
+/// What `send` can ask: the terminal actions and the three bridge queries.
 enum SendAction: String, CaseIterable, ExpressibleByArgument {
-    case sale, cancel, abort, batch, transactionDetails, status, lanes, ping
+    case sale, cancel, abort, batch, transactionDetails, reprint, status, lanes, ping
 
     /// The terminal action, or nil for a query.
     var terminalAction: TerminalAction? { TerminalAction(rawValue: rawValue) }
@@ -168,6 +172,7 @@ extension SendCommand {
             ("--tip", "tipAmount", tip.map { .number(JSONNumber($0)) }),
             ("--client-transaction-id", "clientTransactionId", clientTransactionId.map(JSONValue.string)),
             ("--reference-number", "referenceNumber", referenceNumber.map(JSONValue.string)),
+            ("--order-code", "orderCode", orderCode.map(JSONValue.string)),
             ("--command", "command", batchCommand.map(JSONValue.string)),
             ("--batch-name", "batchName", batchName.map(JSONValue.string)),
             ("--batch-id", "batchId", batchId.map(JSONValue.string)),

@@ -70,7 +70,8 @@ struct CallbackQuirksTests {
             ("sale", Callback.Kind.transaction(.sale)), ("SALE", .transaction(.sale)),
             ("Cancel", .transaction(.cancel)),
             ("transactiondetails", .transaction(.transactionDetails)), ("BATCH", .transaction(.batch)),
-            ("pre_auth", .other("pre_auth")), ("reprintTransaction", .other("reprintTransaction")),
+            ("pre_auth", .other("pre_auth")), ("reprintTransaction", .transaction(.reprint)),
+            ("PRINT", .transaction(.reprint)), ("getReport", .other("getReport")),
         ])
     func actions(raw: String, kind: Callback.Kind) throws {
         let callback = try Fixture.callback("interapp-callback://result?status=success&action=\(raw)")

@@ -18,6 +18,20 @@ struct SendExitCodeTests {
         #expect(opened.contains("amount=1200"))
     }
 
+    @Test("reprint (v1.1): the last sale's receipt on an Android lane exits 0; an iOS-only spelling never leaks")
+    func reprint() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane("lane-1", .android)])
+        let sale = try bridge.send(["sale", "--lane", "lane-1", "--amount", "3.00"])
+        #expect(sale.status == 0, "\(sale.output)\n\(sale.error)")
+        let run = try bridge.send(["reprint", "--lane", "lane-1", "--id", "rp-1"])
+        #expect(run.status == 0, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains("reprint rp-1 on lane-1: success"))
+        let opened = try #require(bridge.simulator.openedURLs(lane: "lane-1").last)
+        #expect(opened.contains("action=print&command=reprint&callback="))
+        let unknown = try bridge.send(["reprint", "--lane", "lane-1", "--order-code", "1020304050607080"])
+        #expect(unknown.status == 1, "\(unknown.output)\n\(unknown.error)")
+    }
+
     @Test("a decline (amount ending in 51) exits 1")
     func decline() throws {
         let bridge = try CLIBridge(lanes: [CLIBridge.lane("lane-1", .android)])

@@ -76,6 +76,23 @@ struct SendRequestTests {
                 == #"{"id":"q","lane":"l","action":"batch","command":"close","batchName":"b"}"#)
     }
 
+    @Test("a reprint: --order-code, or nothing for the last transaction; its default wait is 30 s + 5 s")
+    func reprint() throws {
+        let byCode = try SendCommand.parse(["reprint", "--lane", "l", "--order-code", "1091159196000136"])
+        #expect(
+            JSONValue.object(try byCode.request(id: "q")).serializedString
+                == #"{"id":"q","lane":"l","action":"reprint","orderCode":"1091159196000136"}"#)
+        let last = try SendCommand.parse(["reprint", "--lane", "l"])
+        #expect(
+            JSONValue.object(try last.request(id: "q")).serializedString == #"{"id":"q","lane":"l","action":"reprint"}"#
+        )
+        #expect(last.defaultWaitMs == 35_000)
+        #expect(throws: (any Error).self) { _ = try SendCommand.parse(["reprint", "--lane", "l", "--amount", "1"]) }
+        #expect(throws: (any Error).self) {
+            _ = try SendCommand.parse(["sale", "--lane", "l", "--amount", "1", "--order-code", "1"])
+        }
+    }
+
     @Test(
         "options that do not fit the action are usage errors",
         arguments: [

@@ -152,7 +152,7 @@ extension Correlator {
         case .nothingToAbort:
             finalize(abort, FinalOutcome(outcome: .nothingToAbort, message: callback.message, result: callback.result))
         case .aborted:
-            guard let sale = lane.current, sale.lookupFor == nil else {
+            guard let sale = lane.current, sale.lookupFor == nil, sale.action.spec.abortable else {
                 finalize(abort, FinalOutcome(outcome: .success, message: callback.message, result: callback.result))
                 return
             }

@@ -13,6 +13,8 @@ public enum TerminalAction: String, Sendable, CaseIterable {
     case batch
     /// Look up an earlier sale by its `clientTransactionId` (Android only).
     case transactionDetails
+    /// Print an earlier transaction's receipt again (v1.1); no money moves.
+    case reprint
 }
 
 extension TerminalAction {
@@ -24,6 +26,7 @@ extension TerminalAction {
         case .abort: .abort
         case .batch: .batch
         case .transactionDetails: .transactionDetails
+        case .reprint: .reprint
         }
     }
 
@@ -36,5 +39,23 @@ extension TerminalAction {
         guard let match = TerminalAction.allCases.first(where: { ASCII.equalsIgnoringCase($0.rawValue, name) })
         else { return nil }
         self = match
+    }
+
+    /// Finds the action a callback's `action` field names: the command's name or the URL's spelling on some
+    /// platform (`reprintTransaction` on iOS, `print` on Android, both `reprint`), ignoring ASCII case.
+    public init?(callbackAction name: String) {
+        if let named = TerminalAction(caseInsensitive: name) {
+            self = named
+            return
+        }
+        for action in TerminalAction.allCases {
+            let spec = action.spec
+            let words = [spec.request.action] + spec.platformRequests.values.map(\.action)
+            if words.contains(where: { ASCII.equalsIgnoringCase($0, name) }) {
+                self = action
+                return
+            }
+        }
+        return nil
     }
 }

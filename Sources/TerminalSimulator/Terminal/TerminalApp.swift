@@ -105,6 +105,8 @@ final class TerminalApp {
         case "cancel": startCancel(request, callback: callback)
         case "batch": batch(request, callback: callback)
         case "transactionDetails" where platform == .android: transactionDetails(request, callback: callback)
+        case "reprintTransaction" where platform == .ios: reprint(request, callback: callback, action: action)
+        case "print" where platform == .android: reprint(request, callback: callback, action: action)
         default: fail(callback: callback, action: action, message: .unsupportedAction)
         }
     }

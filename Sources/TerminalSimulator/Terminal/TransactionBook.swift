@@ -56,6 +56,15 @@ struct TransactionBook: Sendable {
         byClientTransactionId[clientTransactionId]
     }
 
+    /// The latest transaction that reached the host (approved or declined) with this `orderCode`, or the
+    /// latest one at all when `orderCode` is nil: what a reprint prints.
+    func latestPrintable(orderCode: String?) -> SimulatedTransaction? {
+        records.last { record in
+            (record.outcome == .approved || record.outcome == .declined) && record.orderCode != nil
+                && (orderCode == nil || record.orderCode == orderCode)
+        }
+    }
+
     /// The latest approved sale not yet cancelled.
     func latestCancellableSale() -> Int? {
         for offset in records.indices.reversed() {
