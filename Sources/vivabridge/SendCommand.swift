@@ -16,6 +16,7 @@ struct SendCommand: ParsableCommand {
               vivabridge send batch --lane lane-2 --command open --batch-name morning
               vivabridge send cancel --lane lane-1 --reference-number 833121
               vivabridge send reprint --lane lane-1 --order-code 1091159196000136
+              vivabridge send foreground --lane lane-1
               vivabridge send status --ref cli-1717171717171-3fa2
               vivabridge send lanes
               vivabridge send sale --lane lane-1 --amount 20.00 \\
@@ -143,7 +144,7 @@ struct SendCommand: ParsableCommand {
 
 /// What `send` can ask: the terminal actions and the three bridge queries.
 enum SendAction: String, CaseIterable, ExpressibleByArgument {
-    case sale, cancel, abort, batch, transactionDetails, reprint, status, lanes, ping
+    case sale, cancel, abort, batch, transactionDetails, reprint, foreground, status, lanes, ping
 
     /// The terminal action, or nil for a query.
     var terminalAction: TerminalAction? { TerminalAction(rawValue: rawValue) }

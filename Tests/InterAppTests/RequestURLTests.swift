@@ -38,6 +38,7 @@ struct RequestURLTests {
         case .transactionDetails:
             json = #"{"id":"c1","lane":"l","action":"transactionDetails","clientTransactionId":"x"}"#
         case .reprint: json = #"{"id":"c1","lane":"l","action":"reprint"}"#
+        case .foreground: json = #"{"id":"c1","lane":"l","action":"foreground"}"#
         }
         let url = RequestURL.build(try Fixture.terminal(json), lane: Fixture.androidLane)
         let parameters = RequestURL.parse(url)

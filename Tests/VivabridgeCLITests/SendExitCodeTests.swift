@@ -32,6 +32,15 @@ struct SendExitCodeTests {
         #expect(unknown.status == 1, "\(unknown.output)\n\(unknown.error)")
     }
 
+    @Test("foreground (v1.1) exits 0 once the relay opened it")
+    func foreground() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane()])
+        let run = try bridge.send(["foreground", "--lane", "lane-1", "--id", "fg-1"])
+        #expect(run.status == 0, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains("foreground fg-1 on lane-1: success"))
+        #expect(bridge.simulator.foregroundCount(lane: "lane-1") == 1)
+    }
+
     @Test("a decline (amount ending in 51) exits 1")
     func decline() throws {
         let bridge = try CLIBridge(lanes: [CLIBridge.lane("lane-1", .android)])

@@ -23,6 +23,16 @@ struct TranslateDecodeActionTests {
                 + "&orderCode=1091159196000136&callback=interapp-callback%3A%2F%2Fresult")
     }
 
+    @Test("foreground translates to action=foreground on both platforms")
+    func translateForeground() throws {
+        let frame = Array(#"{"id":"f","lane":"l","action":"foreground"}"#.utf8)
+        #expect(
+            try TranslateCommand.translate(frame, lane: Self.lane(.ios))
+                == "vivapayclient://pay/v1?merchantKey=k&appId=a&action=foreground&callback=interapp-callback")
+        #expect(
+            try TranslateCommand.translate(frame, lane: Self.lane(.android)).contains("&action=foreground&callback="))
+    }
+
     @Test("transactionDetails for an iOS lane translates to the unsupported_on_platform rejection")
     func translateUnsupported() {
         let frame = Array(#"{"id":"t","lane":"l","action":"transactionDetails","clientTransactionId":"x"}"#.utf8)

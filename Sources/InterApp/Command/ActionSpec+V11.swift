@@ -12,4 +12,10 @@ extension ActionSpec {
         platformRequests: [.android: RequestForm(action: "print", leading: [Parameter("command", "reprint")])],
         abortable: false
     )
+
+    /// `foreground`: bring the Viva Terminal app to the front. Takes no parameters, and the app sends no
+    /// answer (both platforms' "Foreground request" pages), so the relay's `opened` is its `success` and its
+    /// `not_opened` its `undeliverable`.
+    public static let foreground = ActionSpec(
+        action: .foreground, request: RequestForm(action: "foreground"), abortable: false, endsWhenOpened: true)
 }

@@ -23,6 +23,9 @@ public struct ActionSpec: Sendable {
     /// the card). An "aborted" answer while an action that is not abortable is in flight leaves that action
     /// to its own callback.
     public let abortable: Bool
+    /// Whether the terminal app never answers it, so that the relay's `opened` is its whole outcome
+    /// (`foreground`: "no response is sent back", say Viva's pages).
+    public let endsWhenOpened: Bool
 
     private let index: [String: Int]
 
@@ -35,7 +38,8 @@ public struct ActionSpec: Sendable {
         platformRequests: [Platform: RequestForm] = [:],
         platforms: Set<Platform> = Set(Platform.allCases),
         fillsClientTransactionId: Bool = false,
-        abortable: Bool = true
+        abortable: Bool = true,
+        endsWhenOpened: Bool = false
     ) {
         self.action = action
         self.parameters = parameters
@@ -45,6 +49,7 @@ public struct ActionSpec: Sendable {
         self.platforms = platforms
         self.fillsClientTransactionId = fillsClientTransactionId
         self.abortable = abortable
+        self.endsWhenOpened = endsWhenOpened
         var index: [String: Int] = [:]
         for (position, parameter) in parameters.enumerated() { index[parameter.name] = position }
         self.index = index

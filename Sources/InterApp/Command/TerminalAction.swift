@@ -15,6 +15,8 @@ public enum TerminalAction: String, Sendable, CaseIterable {
     case transactionDetails
     /// Print an earlier transaction's receipt again (v1.1); no money moves.
     case reprint
+    /// Bring the terminal app to the front (v1.1); it sends no answer.
+    case foreground
 }
 
 extension TerminalAction {
@@ -27,6 +29,7 @@ extension TerminalAction {
         case .batch: .batch
         case .transactionDetails: .transactionDetails
         case .reprint: .reprint
+        case .foreground: .foreground
         }
     }
 

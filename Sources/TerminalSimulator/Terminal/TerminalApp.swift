@@ -96,6 +96,11 @@ final class TerminalApp {
             abort(callback: callback)
             return
         }
+        if action == "foreground" {
+            // Viva's pages: the app comes to the front and sends no answer, busy or not.
+            effects.append(.foregrounded)
+            return
+        }
         if current != nil {
             fail(callback: callback, action: action, message: .busy)
             return
