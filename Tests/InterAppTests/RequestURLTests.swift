@@ -39,6 +39,8 @@ struct RequestURLTests {
             json = #"{"id":"c1","lane":"l","action":"transactionDetails","clientTransactionId":"x"}"#
         case .reprint: json = #"{"id":"c1","lane":"l","action":"reprint"}"#
         case .foreground: json = #"{"id":"c1","lane":"l","action":"foreground"}"#
+        case .preAuth: json = #"{"id":"c1","lane":"l","action":"pre_auth","amount":1}"#
+        case .capturePreAuth: json = #"{"id":"c1","lane":"l","action":"capture_pre_auth"}"#
         }
         let url = RequestURL.build(try Fixture.terminal(json), lane: Fixture.androidLane)
         let parameters = RequestURL.parse(url)

@@ -32,6 +32,21 @@ struct SendExitCodeTests {
         #expect(unknown.status == 1, "\(unknown.output)\n\(unknown.error)")
     }
 
+    @Test("pre_auth then capture_pre_auth (v1.1): both exit 0; the capture names its authorisation")
+    func preAuthAndCapture() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane()])
+        let preAuth = try bridge.send(["pre_auth", "--lane", "lane-1", "--amount", "80.00", "--id", "pa-1", "--json"])
+        #expect(preAuth.status == 0, "\(preAuth.output)\n\(preAuth.error)")
+        let reply = try JSONValue.parse(Array(preAuth.output.utf8))
+        let orderCode = try #require(reply["result"]?["orderCode"]?.stringValue)
+        let capture = try bridge.send([
+            "capture_pre_auth", "--lane", "lane-1", "--order-code", orderCode, "--amount", "62.40", "--json",
+        ])
+        #expect(capture.status == 0, "\(capture.output)\n\(capture.error)")
+        #expect(capture.output.contains(#""authorisation":"pa-1""#))
+        #expect(bridge.simulator.openedURLs(lane: "lane-1").last?.contains("&amount=6240") == true)
+    }
+
     @Test("foreground (v1.1) exits 0 once the relay opened it")
     func foreground() throws {
         let bridge = try CLIBridge(lanes: [CLIBridge.lane()])

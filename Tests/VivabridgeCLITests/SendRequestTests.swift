@@ -76,6 +76,26 @@ struct SendRequestTests {
                 == #"{"id":"q","lane":"l","action":"batch","command":"close","batchName":"b"}"#)
     }
 
+    @Test("pre_auth and capture_pre_auth: amounts in euros or cents, the capture's identifiers")
+    func preAuth() throws {
+        let preAuth = try SendCommand.parse(["pre_auth", "--lane", "l", "--amount", "80.00"])
+        #expect(
+            JSONValue.object(try preAuth.request(id: "q")).serializedString
+                == #"{"id":"q","lane":"l","action":"pre_auth","amount":8000}"#)
+        #expect(preAuth.defaultWaitMs == 125_000)
+        let capture = try SendCommand.parse([
+            "capture_pre_auth", "--lane", "l", "--reference-number", "833121", "--param", "txnDateFrom=2026-11-01",
+        ])
+        #expect(
+            JSONValue.object(try capture.request(id: "q")).serializedString
+                == #"{"id":"q","lane":"l","action":"capture_pre_auth","referenceNumber":"833121","txnDateFrom":"2026-11-01"}"#
+        )
+        #expect(throws: (any Error).self) { _ = try SendCommand.parse(["pre_auth", "--lane", "l"]) }
+        #expect(throws: (any Error).self) {
+            _ = try SendCommand.parse(["pre_auth", "--lane", "l", "--amount", "1", "--tip", "1"])
+        }
+    }
+
     @Test("a reprint: --order-code, or nothing for the last transaction; its default wait is 30 s + 5 s")
     func reprint() throws {
         let byCode = try SendCommand.parse(["reprint", "--lane", "l", "--order-code", "1091159196000136"])

@@ -33,6 +33,24 @@ struct TranslateDecodeActionTests {
             try TranslateCommand.translate(frame, lane: Self.lane(.android)).contains("&action=foreground&callback="))
     }
 
+    @Test("pre_auth and capture_pre_auth translate under their own names; decode names their answers")
+    func preAuth() throws {
+        let preAuth = Array(#"{"id":"pa","lane":"l","action":"pre_auth","amount":100}"#.utf8)
+        #expect(
+            try TranslateCommand.translate(preAuth, lane: Self.lane(.android))
+                == "vivapayclient://pay/v1?merchantKey=k&appId=a&action=pre_auth&amount=100&clientTransactionId=pa"
+                + "&callback=interapp-callback%3A%2F%2Fresult")
+        let capture = Array(#"{"id":"c","lane":"l","action":"capture_pre_auth","orderCode":"1"}"#.utf8)
+        #expect(
+            try TranslateCommand.translate(capture, lane: Self.lane(.ios))
+                == "vivapayclient://pay/v1?merchantKey=k&appId=a&action=capture_pre_auth&orderCode=1"
+                + "&callback=interapp-callback")
+        let summary = try CallbackParser.parse(
+            "interapp-callback://result?status=success&action=capture_pre_auth&amount=100"
+        ).summary
+        #expect(summary["action"] == .string("capture_pre_auth"))
+    }
+
     @Test("transactionDetails for an iOS lane translates to the unsupported_on_platform rejection")
     func translateUnsupported() {
         let frame = Array(#"{"id":"t","lane":"l","action":"transactionDetails","clientTransactionId":"x"}"#.utf8)

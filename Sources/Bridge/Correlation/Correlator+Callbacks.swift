@@ -197,7 +197,10 @@ extension Correlator {
     // MARK: Cancel, batch, transactionDetails
 
     private func otherCallback(_ callback: ReceivedCallback, action: TerminalAction, lane: LaneState) {
-        guard let current = lane.current, current.action == action else {
+        // An action whose command names itself by clientTransactionId (pre_auth) takes only its own answer.
+        let ctid = callback.clientTransactionId
+        let named = !action.spec.fillsClientTransactionId || ctid == nil || ctid == lane.current?.clientTransactionId
+        guard let current = lane.current, current.action == action, named else {
             if let index = lane.graceSales.firstIndex(where: { $0.sale.action == action }) {
                 resolveGrace(at: index, with: callback, lane: lane)
             } else {
@@ -214,7 +217,21 @@ extension Correlator {
             lookupAnswered(callback, saleId: saleId, lane: lane)
             return
         }
-        finalize(current, outcome(of: callback))
+        var final = outcome(of: callback)
+        if final.outcome == .success {
+            switch action {
+            case .preAuth: remember(Authorisation(id: current.id, result: final.result), lane: lane)
+            case .capturePreAuth: final.authorisation = lane.authorisations.last { $0.isNamed(by: final.result) }?.id
+            default: break
+            }
+        }
+        finalize(current, final)
+    }
+
+    /// Keeps a successful pre-authorisation for the captures to come, newest last, bounded.
+    private func remember(_ authorisation: Authorisation, lane: LaneState) {
+        lane.authorisations.append(authorisation)
+        if lane.authorisations.count > Self.maxRememberedAuthorisations { lane.authorisations.removeFirst() }
     }
 
     /// The answer to the bridge's `transactionDetails` look-up of an `unknown` sale. Its `status` says

@@ -18,4 +18,44 @@ extension ActionSpec {
     /// `not_opened` its `undeliverable`.
     public static let foreground = ActionSpec(
         action: .foreground, request: RequestForm(action: "foreground"), abortable: false, endsWhenOpened: true)
+
+    /// `pre_auth`: authorise `amount` cents on the card without taking them; like a sale (the command's `id`
+    /// becomes its `clientTransactionId`), but its result is an authorisation that a `capture_pre_auth` takes
+    /// later. Both platforms' "Pre-auth request" pages list `amount`, `clientTransactionId` and the `show_*`
+    /// flags; Android's says no tip, installments or ISV parameters with a pre-auth. Not abortable: Viva's
+    /// abort pages name the sale only.
+    public static let preAuth = ActionSpec(
+        action: .preAuth,
+        parameters: [
+            .required("amount", .integer(1...maxAmount), unit: "cents"),
+            .optional("clientTransactionId", .text(maxLength: 2048)),
+            .optional("show_receipt", .flag),
+            .optional("show_rating", .flag),
+            .optional("show_transaction_result", .flag),
+        ],
+        request: RequestForm(action: "pre_auth"),
+        fillsClientTransactionId: true,
+        abortable: false
+    )
+
+    /// `capture_pre_auth`: take `amount` cents (without it: the whole authorisation) of the pre-authorisation
+    /// found by `referenceNumber`, `orderCode` or `shortOrderCode`, or searched between `txnDateFrom` and
+    /// `txnDateTo`. Amount optional as on Viva's iOS page and in its Android sample (its Android page marks it
+    /// required); the identifiers and dates take the cancel's rules.
+    public static let capturePreAuth = ActionSpec(
+        action: .capturePreAuth,
+        parameters: [
+            .optional("amount", .integer(1...maxAmount), unit: "cents"),
+            .optional("referenceNumber", .digits(maxLength: 12)),
+            .optional("orderCode", .digits(maxLength: 32)),
+            .optional("shortOrderCode", .digits(maxLength: 32)),
+            .optional("txnDateFrom", .date),
+            .optional("txnDateTo", .date),
+            .optional("show_receipt", .flag),
+            .optional("show_rating", .flag),
+            .optional("show_transaction_result", .flag),
+        ],
+        request: RequestForm(action: "capture_pre_auth"),
+        abortable: false
+    )
 }

@@ -17,6 +17,10 @@ public enum TerminalAction: String, Sendable, CaseIterable {
     case reprint
     /// Bring the terminal app to the front (v1.1); it sends no answer.
     case foreground
+    /// Authorise an amount on a card without taking it (v1.1): a pre-authorisation.
+    case preAuth = "pre_auth"
+    /// Take all or part of an earlier pre-authorisation (v1.1).
+    case capturePreAuth = "capture_pre_auth"
 }
 
 extension TerminalAction {
@@ -30,6 +34,8 @@ extension TerminalAction {
         case .transactionDetails: .transactionDetails
         case .reprint: .reprint
         case .foreground: .foreground
+        case .preAuth: .preAuth
+        case .capturePreAuth: .capturePreAuth
         }
     }
 

@@ -21,6 +21,9 @@ public struct Reply: Sendable, Equatable {
     public var error: Rejection?
     /// For a successful sale: the amount or tip approved, where it differs from the request.
     public var amountMismatch: JSONObject?
+    /// For a successful `capture_pre_auth` (v1.1): the id of the `pre_auth` command it captured, when the
+    /// terminal's answer names that authorisation.
+    public var authorisation: String?
     /// Whether this outcome came after the command had been answered `unknown` (or otherwise).
     public var late: Bool
     /// For a late result: the outcome the command had been answered before.
@@ -62,6 +65,7 @@ public struct Reply: Sendable, Equatable {
             reply["error"] = .object(body)
         }
         if let amountMismatch { reply["amountMismatch"] = .object(amountMismatch) }
+        if let authorisation { reply["authorisation"] = .string(authorisation) }
         reply["late"] = .bool(late)
         if let earlier { reply["earlier"] = .object(earlier) }
         return reply

@@ -35,6 +35,7 @@ struct Dialect: Sendable {
         case batchOpened, batchClosed, noOpenBatch, batchNotFound
         case detailsFetched, detailsNotFound
         case printed, nothingToPrint
+        case preAuthNotFound, captureTooLarge
     }
 
     private func iosText(_ message: Message) -> String {
@@ -59,6 +60,8 @@ struct Dialect: Sendable {
         case .detailsNotFound: "Transaction not found."
         case .printed: "Printing Success"
         case .nothingToPrint: "Transaction not found."
+        case .preAuthNotFound: "Pre-authorisation not found."
+        case .captureTooLarge: "Amount exceeds the pre-authorised amount."
         }
     }
 
@@ -82,6 +85,8 @@ struct Dialect: Sendable {
         case .detailsNotFound: "(-999) UNEXPECTED - Transaction not found."
         case .printed: "Printing successful"
         case .nothingToPrint: "(-999) UNEXPECTED - Transaction not found."
+        case .preAuthNotFound: "(-999) UNEXPECTED - Pre-authorisation not found."
+        case .captureTooLarge: "(-999) UNEXPECTED - Amount exceeds the pre-authorised amount."
         }
     }
 }
