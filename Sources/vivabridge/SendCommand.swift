@@ -19,6 +19,7 @@ struct SendCommand: ParsableCommand {
               vivabridge send foreground --lane lane-1
               vivabridge send pre_auth --lane lane-1 --amount 80.00
               vivabridge send capture_pre_auth --lane lane-1 --order-code 1091159196000136 --amount 62.40
+              vivabridge send unreferenced_refund --lane lane-1 --amount 5.00
               vivabridge send status --ref cli-1717171717171-3fa2
               vivabridge send lanes
               vivabridge send sale --lane lane-1 --amount 20.00 \\
@@ -153,6 +154,7 @@ enum SendAction: String, CaseIterable, ExpressibleByArgument {
     case sale, cancel, abort, batch, transactionDetails, reprint, foreground
     case preAuth = "pre_auth"
     case capturePreAuth = "capture_pre_auth"
+    case unreferencedRefund = "unreferenced_refund"
     case status, lanes, ping
 
     /// The terminal action, or nil for a query.

@@ -41,6 +41,7 @@ struct RequestURLTests {
         case .foreground: json = #"{"id":"c1","lane":"l","action":"foreground"}"#
         case .preAuth: json = #"{"id":"c1","lane":"l","action":"pre_auth","amount":1}"#
         case .capturePreAuth: json = #"{"id":"c1","lane":"l","action":"capture_pre_auth"}"#
+        case .unreferencedRefund: json = #"{"id":"c1","lane":"l","action":"unreferenced_refund","amount":1}"#
         }
         let url = RequestURL.build(try Fixture.terminal(json), lane: Fixture.androidLane)
         let parameters = RequestURL.parse(url)

@@ -47,6 +47,14 @@ struct SendExitCodeTests {
         #expect(bridge.simulator.openedURLs(lane: "lane-1").last?.contains("&amount=6240") == true)
     }
 
+    @Test("unreferenced_refund (v1.1) exits 0 and its raw reply marks the refund")
+    func unreferencedRefund() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane("lane-1", .android)])
+        let run = try bridge.send(["unreferenced_refund", "--lane", "lane-1", "--amount", "5.00", "--json"])
+        #expect(run.status == 0, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains(#""refund":{"unreferenced":true,"amount":500}"#))
+    }
+
     @Test("foreground (v1.1) exits 0 once the relay opened it")
     func foreground() throws {
         let bridge = try CLIBridge(lanes: [CLIBridge.lane()])

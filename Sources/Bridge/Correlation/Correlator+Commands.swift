@@ -79,7 +79,9 @@ extension Correlator {
         let record = CommandRecord(
             id: command.id, lane: lane.id, action: terminal.action, clientTransactionId: terminal.clientTransactionId,
             fingerprint: command.fingerprint, deadlineMs: now + Int64(timeout), waiters: [target])
-        if terminal.action == .sale || terminal.action == .preAuth { record.requested = RequestedAmounts(terminal) }
+        if [.sale, .preAuth, .unreferencedRefund].contains(terminal.action) {
+            record.requested = RequestedAmounts(terminal)
+        }
         record.client = client
         emit(
             .journal(

@@ -16,6 +16,8 @@ struct FinalOutcome {
     var earlier: JSONObject?
     /// For a successful capture: the `pre_auth` command it captured.
     var authorisation: String?
+    /// For a successful unreferenced refund: what went back to the card.
+    var refund: JSONObject?
 
     static func outcome(_ outcome: Outcome, _ message: String) -> FinalOutcome {
         FinalOutcome(outcome: outcome, message: message, result: nil)
@@ -34,6 +36,7 @@ extension Correlator {
         reply.ref = final.ref
         reply.amountMismatch = final.amountMismatch
         reply.authorisation = final.authorisation
+        reply.refund = final.refund
         reply.late = final.late
         reply.earlier = final.earlier
         return reply.json

@@ -58,4 +58,22 @@ extension ActionSpec {
         request: RequestForm(action: "capture_pre_auth"),
         abortable: false
     )
+
+    /// `unreferenced_refund`: give `amount` cents back to the presented card with no original sale. Both
+    /// platforms' "Unreferenced Refund" pages list `amount` (required on both tables), `clientTransactionId`
+    /// (Android) and `show_receipt`, `show_transaction_result`; the command's `id` becomes its
+    /// `clientTransactionId`, as for a sale, so that the answer names its command. Not abortable (the abort
+    /// pages name the sale). Its successful reply carries `refund: {unreferenced: true, amount}`.
+    public static let unreferencedRefund = ActionSpec(
+        action: .unreferencedRefund,
+        parameters: [
+            .required("amount", .integer(1...maxAmount), unit: "cents"),
+            .optional("clientTransactionId", .text(maxLength: 2048)),
+            .optional("show_receipt", .flag),
+            .optional("show_transaction_result", .flag),
+        ],
+        request: RequestForm(action: "unreferenced_refund"),
+        fillsClientTransactionId: true,
+        abortable: false
+    )
 }

@@ -21,6 +21,8 @@ public enum TerminalAction: String, Sendable, CaseIterable {
     case preAuth = "pre_auth"
     /// Take all or part of an earlier pre-authorisation (v1.1).
     case capturePreAuth = "capture_pre_auth"
+    /// Give money back to a card with no original sale (v1.1).
+    case unreferencedRefund = "unreferenced_refund"
 }
 
 extension TerminalAction {
@@ -36,6 +38,7 @@ extension TerminalAction {
         case .foreground: .foreground
         case .preAuth: .preAuth
         case .capturePreAuth: .capturePreAuth
+        case .unreferencedRefund: .unreferencedRefund
         }
     }
 

@@ -24,6 +24,9 @@ public struct Reply: Sendable, Equatable {
     /// For a successful `capture_pre_auth` (v1.1): the id of the `pre_auth` command it captured, when the
     /// terminal's answer names that authorisation.
     public var authorisation: String?
+    /// For a successful `unreferenced_refund` (v1.1): `{"unreferenced": true, "amount": …}`, the money that
+    /// went back to a card with no sale, so that it stands out in replies, events, `status` and the journal.
+    public var refund: JSONObject?
     /// Whether this outcome came after the command had been answered `unknown` (or otherwise).
     public var late: Bool
     /// For a late result: the outcome the command had been answered before.
@@ -66,6 +69,7 @@ public struct Reply: Sendable, Equatable {
         }
         if let amountMismatch { reply["amountMismatch"] = .object(amountMismatch) }
         if let authorisation { reply["authorisation"] = .string(authorisation) }
+        if let refund { reply["refund"] = .object(refund) }
         reply["late"] = .bool(late)
         if let earlier { reply["earlier"] = .object(earlier) }
         return reply

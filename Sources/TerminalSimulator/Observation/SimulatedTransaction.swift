@@ -12,6 +12,8 @@ public struct SimulatedTransaction: Sendable, Equatable {
         case preAuth = "pre_auth"
         /// A capture of a pre-authorisation (v1.1): recorded only when it succeeds.
         case capture = "capture_pre_auth"
+        /// Money given back to a card with no original sale (v1.1).
+        case unreferencedRefund = "unreferenced_refund"
     }
 
     /// How it ended.

@@ -8,9 +8,10 @@
 /// - Once the card is read (host phase): no abort response at all; the transaction completes as usual.
 extension TerminalApp {
     func abort(callback: String) {
-        // Viva's abort pages name the sale (and the samples the cancel): a pre-authorisation is not stopped.
+        // Viva's abort pages name the sale (and the samples the cancel): a pre-authorisation or an
+        // unreferenced refund is not stopped.
         var abortable = true
-        if case .sale(let sale, _)? = current?.work, sale.kind == .preAuth { abortable = false }
+        if case .sale(let sale, _)? = current?.work, sale.kind != .sale { abortable = false }
         guard let activity = current, abortable else {
             var url = builder(callback)
             if platform == .ios {

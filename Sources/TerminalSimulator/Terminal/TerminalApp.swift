@@ -109,6 +109,7 @@ final class TerminalApp {
         case "sale": startSale(request, callback: callback)
         case "pre_auth": startSale(request, callback: callback, kind: .preAuth)
         case "capture_pre_auth": capture(request, callback: callback)
+        case "unreferenced_refund": startSale(request, callback: callback, kind: .unreferencedRefund)
         case "cancel": startCancel(request, callback: callback)
         case "batch": batch(request, callback: callback)
         case "transactionDetails" where platform == .android: transactionDetails(request, callback: callback)
