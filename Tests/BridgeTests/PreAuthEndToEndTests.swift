@@ -79,7 +79,7 @@ struct PreAuthEndToEndTests {
         #expect(try harness.reply(to: "pa-1").string("outcome") == "success")
     }
 
-    @Test("a pre-auth answer naming another clientTransactionId is an orphan; its own ends it")
+    @Test("a pre-auth answer naming another clientTransactionId is an orphan; its own ends it, amount checked")
     func ownAnswerOnly() throws {
         let context = try Context()
         defer { context.terminate() }
@@ -104,8 +104,11 @@ struct PreAuthEndToEndTests {
         try relay.send(
             .callback(
                 url: Array(
-                    "interapp-callback://result?status=success&action=pre_auth&clientTransactionId=pa-1&amount=100"
+                    "interapp-callback://result?status=success&action=pre_auth&clientTransactionId=pa-1&amount=90"
                         .utf8)))
-        #expect(try harness.reply(to: "pa-1").string("outcome") == "success")
+        let reply = try harness.reply(to: "pa-1")
+        #expect(reply.string("outcome") == "success")
+        #expect(reply.object("amountMismatch")?.int("requested") == 100, "checked as a sale's amount is")
+        #expect(reply.object("amountMismatch")?.int("approved") == 90)
     }
 }

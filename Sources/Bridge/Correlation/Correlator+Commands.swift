@@ -79,7 +79,7 @@ extension Correlator {
         let record = CommandRecord(
             id: command.id, lane: lane.id, action: terminal.action, clientTransactionId: terminal.clientTransactionId,
             fingerprint: command.fingerprint, deadlineMs: now + Int64(timeout), waiters: [target])
-        if [.sale, .preAuth, .unreferencedRefund].contains(terminal.action) {
+        if RequestedAmounts.checkedActions.contains(terminal.action) {
             record.requested = RequestedAmounts(terminal)
         }
         record.client = client
