@@ -96,6 +96,29 @@ struct SendRequestTests {
         }
     }
 
+    @Test("v1.1 replies in words: the platforms that have an action, the captured pre-auth, an unreferenced refund")
+    func v11Words() throws {
+        let unsupported = try JSONValue.parse(
+            Array(
+                #"{"id":"t","lane":"l","action":"transactionDetails","outcome":"rejected","error":{"code":"unsupported_on_platform","message":"m","platforms":["android"]},"late":false}"#
+                    .utf8)
+        ).objectValue!
+        #expect(SendReport.render(unsupported, width: 100).contains("offered on  android"))
+        let capture = try JSONValue.parse(
+            Array(
+                #"{"id":"c","lane":"l","action":"capture_pre_auth","outcome":"success","authorisation":"pa-1","late":false}"#
+                    .utf8)
+        ).objectValue!
+        #expect(SendReport.render(capture, width: 100).contains("captured  pa-1"))
+        let refund = try JSONValue.parse(
+            Array(
+                #"{"id":"u","lane":"l","action":"unreferenced_refund","outcome":"success","refund":{"unreferenced":true,"amount":500},"late":false}"#
+                    .utf8)
+        ).objectValue!
+        #expect(
+            SendReport.render(refund, width: 100).contains("UNREFERENCED: money back to a card with no sale of 5.00"))
+    }
+
     @Test("a reprint: --order-code, or nothing for the last transaction; its default wait is 30 s + 5 s")
     func reprint() throws {
         let byCode = try SendCommand.parse(["reprint", "--lane", "l", "--order-code", "1091159196000136"])
