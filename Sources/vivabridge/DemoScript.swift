@@ -25,6 +25,7 @@ struct DemoScript {
         DemoStep(title: "abort before the card is read", expected: "sale aborted, abort success"),
         DemoStep(title: "abort after the card is read", expected: "sale success, abort superseded"),
         DemoStep(title: "batch open and close", expected: "success x2, batch.opened, batch.closed"),
+        DemoStep(title: "a pre-auth and its capture", expected: "success x2, the capture names the pre-auth"),
         DemoStep(title: "unknown, then a late result", expected: "unknown, late_result success, status success"),
     ]
 
@@ -36,6 +37,7 @@ struct DemoScript {
         case 2: try abortBeforeCard()
         case 3: try abortAfterCard()
         case 4: try batch()
+        case 5: try preAuthAndCapture()
         default: try unknownThenLate()
         }
     }
@@ -145,6 +147,28 @@ struct DemoScript {
             opened == "success" && closed == "success" && openedEvent["batchName"]?.stringValue == "demo-morning"
             && closedEvent["reason"]?.stringValue == "command"
         return ("\(opened), \(closed), batch.opened, batch.closed", passed)
+    }
+
+    private func preAuthAndCapture() throws -> (String, Bool) {
+        say("  A hotel or a fuel pump holds an amount first (pre_auth), then takes what is due (capture_pre_auth);")
+        say("  the capture's reply names the pre-auth it took.")
+        stage.behave("lane-3", card: .milliseconds(0), host: .milliseconds(0))
+        var hold: JSONObject = ["id": "demo-pre-auth", "lane": "lane-3", "action": "pre_auth"]
+        hold["amount"] = .number(JSONNumber(8000))
+        try session.send(hold)
+        let held = try session.reply(to: "demo-pre-auth")
+        guard let orderCode = held["result"]?["orderCode"]?.stringValue else {
+            return ("pre_auth \(outcome(held)), no order code", false)
+        }
+        var take: JSONObject = ["id": "demo-capture", "lane": "lane-3", "action": "capture_pre_auth"]
+        take["amount"] = .number(JSONNumber(6240))
+        take["orderCode"] = .string(orderCode)
+        try session.send(take)
+        let captured = try session.reply(to: "demo-capture")
+        let named = captured["authorisation"]?.stringValue
+        say("  <- the capture names its authorisation: \(named ?? "none")")
+        let passed = outcome(held) == "success" && outcome(captured) == "success" && named == "demo-pre-auth"
+        return ("\(outcome(held)), \(outcome(captured)), authorisation \(named ?? "none")", passed)
     }
 
     private func unknownThenLate() throws -> (String, Bool) {

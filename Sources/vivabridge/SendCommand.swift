@@ -16,6 +16,11 @@ struct SendCommand: ParsableCommand {
               vivabridge send abort --lane lane-1
               vivabridge send batch --lane lane-2 --command open --batch-name morning
               vivabridge send cancel --lane lane-1 --reference-number 833121
+              vivabridge send reprint --lane lane-1 --order-code 1091159196000136
+              vivabridge send foreground --lane lane-1
+              vivabridge send pre_auth --lane lane-1 --amount 80.00
+              vivabridge send capture_pre_auth --lane lane-1 --order-code 1091159196000136 --amount 62.40
+              vivabridge send unreferenced_refund --lane lane-1 --amount 5.00
               vivabridge send status --ref cli-1717171717171-3fa2
               vivabridge send lanes
               vivabridge send sale --lane lane-1 --amount 20.00 \\
@@ -61,8 +66,15 @@ struct SendCommand: ParsableCommand {
     @Option(help: "The sale's clientTransactionId (default: the command's id), or the one to look up.")
     var clientTransactionId: String?
 
-    @Option(help: "cancel: the referenceNumber of the transaction to cancel.")
+    @Option(help: "cancel, capture_pre_auth: the referenceNumber (STAN) of the transaction to cancel or capture.")
     var referenceNumber: String?
+
+    @Option(
+        help: """
+            reprint: the orderCode (16 digits) of the transaction to print again (default: the last one); \
+            capture_pre_auth: the authorisation's orderCode.
+            """)
+    var orderCode: String?
 
     @Option(name: .customLong("command"), help: "batch: open or close.")
     var batchCommand: String?
@@ -138,9 +150,13 @@ struct SendCommand: ParsableCommand {
     }
 }
 
-/// What `send` can ask: the five terminal actions and the three bridge queries.
+/// What `send` can ask: the terminal actions and the three bridge queries.
 enum SendAction: String, CaseIterable, ExpressibleByArgument {
-    case sale, cancel, abort, batch, transactionDetails, status, lanes, ping
+    case sale, cancel, abort, batch, transactionDetails, reprint, foreground
+    case preAuth = "pre_auth"
+    case capturePreAuth = "capture_pre_auth"
+    case unreferencedRefund = "unreferenced_refund"
+    case status, lanes, ping
 
     /// The terminal action, or nil for a query.
     var terminalAction: TerminalAction? { TerminalAction(rawValue: rawValue) }
@@ -169,6 +185,7 @@ extension SendCommand {
             ("--tip", "tipAmount", tip.map { .number(JSONNumber($0)) }),
             ("--client-transaction-id", "clientTransactionId", clientTransactionId.map(JSONValue.string)),
             ("--reference-number", "referenceNumber", referenceNumber.map(JSONValue.string)),
+            ("--order-code", "orderCode", orderCode.map(JSONValue.string)),
             ("--command", "command", batchCommand.map(JSONValue.string)),
             ("--batch-name", "batchName", batchName.map(JSONValue.string)),
             ("--batch-id", "batchId", batchId.map(JSONValue.string)),

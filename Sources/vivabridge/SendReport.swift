@@ -65,6 +65,14 @@ enum SendReport {
                 ("error", "\(error["code"]?.stringValue ?? "?"): \(error["message"]?.stringValue ?? "")"))
         }
         if let ref = reply["ref"]?.stringValue { fields.append(("ref", ref)) }
+        if let platforms = reply["error"]?["platforms"]?.arrayValue {
+            fields.append(("offered on", platforms.compactMap(\.stringValue).joined(separator: ", ")))
+        }
+        if let authorisation = reply["authorisation"]?.stringValue { fields.append(("captured", authorisation)) }
+        if let refund = reply["refund"]?.objectValue, refund["unreferenced"] == .bool(true) {
+            let amount = refund["amount"]?.intValue.map { " of \(SendAmount.euros($0))" } ?? ""
+            fields.append(("refund", "UNREFERENCED: money back to a card with no sale\(amount)"))
+        }
         var hidden: [String] = []
         if let result = reply["result"]?.objectValue {
             var shown: Set<String> = []

@@ -53,6 +53,20 @@ struct ConfigurationTests {
         #expect(config.lanes[0].terminal.appId == "com.lane1")
     }
 
+    @Test("an action whose name holds `_` is reachable from the environment (v1.1: pre_auth, capture_pre_auth)")
+    func environmentActionWithUnderscore() throws {
+        let config = try BridgeConfiguration.load(
+            yaml: Self.valid,
+            environment: [
+                "VIVABRIDGE_TERMINAL_TIMEOUTMS_PRE_AUTH": "90000",
+                "VIVABRIDGE_LANES_0_TIMEOUTMS_CAPTURE_PRE_AUTH": "45000",
+            ])
+        #expect(config.lanes[0].timeout(for: .preAuth) == 90000)
+        #expect(config.lanes[0].timeout(for: .capturePreAuth) == 45000)
+        #expect(config.lanes[1].timeout(for: .capturePreAuth) == 120_000)
+        #expect(config.lanes[0].timeout(for: .reprint) == 30000)
+    }
+
     static let refusals: [(String, String, String)] = [
         ("comand: tcp://127.0.0.1:1\n", "comand", "unknown key"),
         (

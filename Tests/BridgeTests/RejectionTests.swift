@@ -63,16 +63,27 @@ struct RejectionTests {
         #expect(try harness.reply(to: "third").string("outcome") == "success")
     }
 
-    @Test("transactionDetails on an iOS lane is unknown_action and never reaches it")
+    @Test("transactionDetails on an iOS lane is unsupported_on_platform (v1.1), names android, never reaches it")
     func detailsOnIOS() throws {
         let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios),
+            SimulatedLane(id: "lane-2", endpoint: "tcp://127.0.0.1:*", platform: .android),
         ])
-        let reply = try harness.call(
-            #"{"id":"t","lane":"lane-1","action":"transactionDetails","clientTransactionId":"x"}"#)
-        #expect(reply.object("error")?.string("code") == "unknown_action")
+        let command = #"{"id":"t","lane":"lane-1","action":"transactionDetails","clientTransactionId":"x"}"#
+        let reply = try harness.call(command)
+        #expect(reply.string("outcome") == "rejected")
+        #expect(reply.string("action") == "transactionDetails")
+        #expect(reply.object("error")?.string("code") == "unsupported_on_platform")
         #expect(reply.object("error")?.string("message")?.contains("android") == true)
+        #expect(reply.object("error")?["platforms"] == .array([.string("android")]))
         #expect(harness.simulator.openedURLs(lane: "lane-1").isEmpty)
+        // Not journaled: the same id is validated again, and the same command on the Android lane goes through.
+        let status = try harness.call(#"{"id":"s","action":"status","ref":"t"}"#)
+        #expect(status.object("result")?.string("state") == "not_found")
+        let android = try harness.call(
+            #"{"id":"t","lane":"lane-2","action":"transactionDetails","clientTransactionId":"x"}"#)
+        #expect(android.string("outcome") == "failure")
+        #expect(harness.simulator.openedURLs(lane: "lane-2").count == 1)
     }
 
     @Test("binary garbage and an empty frame are answered, not fatal")

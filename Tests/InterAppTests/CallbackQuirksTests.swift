@@ -70,7 +70,9 @@ struct CallbackQuirksTests {
             ("sale", Callback.Kind.transaction(.sale)), ("SALE", .transaction(.sale)),
             ("Cancel", .transaction(.cancel)),
             ("transactiondetails", .transaction(.transactionDetails)), ("BATCH", .transaction(.batch)),
-            ("pre_auth", .other("pre_auth")), ("reprintTransaction", .other("reprintTransaction")),
+            ("pre_auth", .transaction(.preAuth)), ("reprintTransaction", .transaction(.reprint)),
+            ("PRINT", .transaction(.reprint)), ("getReport", .other("getReport")),
+            ("send_money_fast_refund", .other("send_money_fast_refund")),
         ])
     func actions(raw: String, kind: Callback.Kind) throws {
         let callback = try Fixture.callback("interapp-callback://result?status=success&action=\(raw)")

@@ -85,7 +85,7 @@ struct CommandValidationTests {
         ValidationCase(#"{"id":"c1","action":5}"#, .invalidValue),
         ValidationCase(#"{"id":"c1","lane":"l","action":"Sale","amount":1}"#, .unknownAction),
         ValidationCase(#"{"id":"c1","lane":"l","action":"refund","amount":1}"#, .unknownAction),
-        ValidationCase(#"{"id":"c1","lane":"l","action":"pre_auth","amount":1}"#, .unknownAction),
+        ValidationCase(#"{"id":"c1","lane":"l","action":"send_money_fast_refund","amount":1}"#, .unknownAction),
         // lane
         ValidationCase(#"{"id":"c1","action":"sale","amount":1200}"#, .missingField),
         ValidationCase(#"{"id":"c1","lane":3,"action":"sale","amount":1200}"#, .invalidValue),
@@ -295,8 +295,10 @@ struct CommandValidationTests {
         do {
             try details.check(platform: .ios)
         } catch {
-            #expect(error.code == .unknownAction)
+            #expect(error.code == .unsupportedOnPlatform)
+            #expect(error.platforms == [.android])
             #expect(error.message.contains("ios"))
+            #expect(Reply(rejection: error).json["error"]?["platforms"] == .array([.string("android")]))
         }
         let saleCommand = try Fixture.terminal(#"{\#(sale),"amount":1}"#)
         for platform in Platform.allCases {

@@ -37,13 +37,18 @@ struct RequestURLTests {
         case .batch: json = #"{"id":"c1","lane":"l","action":"batch","command":"open"}"#
         case .transactionDetails:
             json = #"{"id":"c1","lane":"l","action":"transactionDetails","clientTransactionId":"x"}"#
+        case .reprint: json = #"{"id":"c1","lane":"l","action":"reprint"}"#
+        case .foreground: json = #"{"id":"c1","lane":"l","action":"foreground"}"#
+        case .preAuth: json = #"{"id":"c1","lane":"l","action":"pre_auth","amount":1}"#
+        case .capturePreAuth: json = #"{"id":"c1","lane":"l","action":"capture_pre_auth"}"#
+        case .unreferencedRefund: json = #"{"id":"c1","lane":"l","action":"unreferenced_refund","amount":1}"#
         }
         let url = RequestURL.build(try Fixture.terminal(json), lane: Fixture.androidLane)
         let parameters = RequestURL.parse(url)
         #expect(parameters.contains(Parameter("protocol", "int_default")) == (action == .sale || action == .cancel))
         #expect(parameters[0] == Parameter("merchantKey", "SG23323424EXS3"))
         #expect(parameters[1] == Parameter("appId", "com.example.pos"))
-        #expect(parameters[2] == Parameter("action", action.rawValue))
+        #expect(parameters[2] == Parameter("action", action.spec.request(for: .android).action))
         #expect(parameters.last == Parameter("callback", "mycallbackscheme://result"))
     }
 

@@ -18,6 +18,52 @@ struct SendExitCodeTests {
         #expect(opened.contains("amount=1200"))
     }
 
+    @Test("reprint (v1.1): the last sale's receipt on an Android lane exits 0; an iOS-only spelling never leaks")
+    func reprint() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane("lane-1", .android)])
+        let sale = try bridge.send(["sale", "--lane", "lane-1", "--amount", "3.00"])
+        #expect(sale.status == 0, "\(sale.output)\n\(sale.error)")
+        let run = try bridge.send(["reprint", "--lane", "lane-1", "--id", "rp-1"])
+        #expect(run.status == 0, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains("reprint rp-1 on lane-1: success"))
+        let opened = try #require(bridge.simulator.openedURLs(lane: "lane-1").last)
+        #expect(opened.contains("action=print&command=reprint&callback="))
+        let unknown = try bridge.send(["reprint", "--lane", "lane-1", "--order-code", "1020304050607080"])
+        #expect(unknown.status == 1, "\(unknown.output)\n\(unknown.error)")
+    }
+
+    @Test("pre_auth then capture_pre_auth (v1.1): both exit 0; the capture names its authorisation")
+    func preAuthAndCapture() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane()])
+        let preAuth = try bridge.send(["pre_auth", "--lane", "lane-1", "--amount", "80.00", "--id", "pa-1", "--json"])
+        #expect(preAuth.status == 0, "\(preAuth.output)\n\(preAuth.error)")
+        let reply = try JSONValue.parse(Array(preAuth.output.utf8))
+        let orderCode = try #require(reply["result"]?["orderCode"]?.stringValue)
+        let capture = try bridge.send([
+            "capture_pre_auth", "--lane", "lane-1", "--order-code", orderCode, "--amount", "62.40", "--json",
+        ])
+        #expect(capture.status == 0, "\(capture.output)\n\(capture.error)")
+        #expect(capture.output.contains(#""authorisation":"pa-1""#))
+        #expect(bridge.simulator.openedURLs(lane: "lane-1").last?.contains("&amount=6240") == true)
+    }
+
+    @Test("unreferenced_refund (v1.1) exits 0 and its raw reply marks the refund")
+    func unreferencedRefund() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane("lane-1", .android)])
+        let run = try bridge.send(["unreferenced_refund", "--lane", "lane-1", "--amount", "5.00", "--json"])
+        #expect(run.status == 0, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains(#""refund":{"unreferenced":true,"amount":500}"#))
+    }
+
+    @Test("foreground (v1.1) exits 0 once the relay opened it")
+    func foreground() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane()])
+        let run = try bridge.send(["foreground", "--lane", "lane-1", "--id", "fg-1"])
+        #expect(run.status == 0, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains("foreground fg-1 on lane-1: success"))
+        #expect(bridge.simulator.foregroundCount(lane: "lane-1") == 1)
+    }
+
     @Test("a decline (amount ending in 51) exits 1")
     func decline() throws {
         let bridge = try CLIBridge(lanes: [CLIBridge.lane("lane-1", .android)])

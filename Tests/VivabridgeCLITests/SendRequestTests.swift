@@ -76,6 +76,66 @@ struct SendRequestTests {
                 == #"{"id":"q","lane":"l","action":"batch","command":"close","batchName":"b"}"#)
     }
 
+    @Test("pre_auth and capture_pre_auth: amounts in euros or cents, the capture's identifiers")
+    func preAuth() throws {
+        let preAuth = try SendCommand.parse(["pre_auth", "--lane", "l", "--amount", "80.00"])
+        #expect(
+            JSONValue.object(try preAuth.request(id: "q")).serializedString
+                == #"{"id":"q","lane":"l","action":"pre_auth","amount":8000}"#)
+        #expect(preAuth.defaultWaitMs == 125_000)
+        let capture = try SendCommand.parse([
+            "capture_pre_auth", "--lane", "l", "--reference-number", "833121", "--param", "txnDateFrom=2026-11-01",
+        ])
+        #expect(
+            JSONValue.object(try capture.request(id: "q")).serializedString
+                == #"{"id":"q","lane":"l","action":"capture_pre_auth","referenceNumber":"833121","txnDateFrom":"2026-11-01"}"#
+        )
+        #expect(throws: (any Error).self) { _ = try SendCommand.parse(["pre_auth", "--lane", "l"]) }
+        #expect(throws: (any Error).self) {
+            _ = try SendCommand.parse(["pre_auth", "--lane", "l", "--amount", "1", "--tip", "1"])
+        }
+    }
+
+    @Test("v1.1 replies in words: the platforms that have an action, the captured pre-auth, an unreferenced refund")
+    func v11Words() throws {
+        let unsupported = try JSONValue.parse(
+            Array(
+                #"{"id":"t","lane":"l","action":"transactionDetails","outcome":"rejected","error":{"code":"unsupported_on_platform","message":"m","platforms":["android"]},"late":false}"#
+                    .utf8)
+        ).objectValue!
+        #expect(SendReport.render(unsupported, width: 100).contains("offered on  android"))
+        let capture = try JSONValue.parse(
+            Array(
+                #"{"id":"c","lane":"l","action":"capture_pre_auth","outcome":"success","authorisation":"pa-1","late":false}"#
+                    .utf8)
+        ).objectValue!
+        #expect(SendReport.render(capture, width: 100).contains("captured  pa-1"))
+        let refund = try JSONValue.parse(
+            Array(
+                #"{"id":"u","lane":"l","action":"unreferenced_refund","outcome":"success","refund":{"unreferenced":true,"amount":500},"late":false}"#
+                    .utf8)
+        ).objectValue!
+        #expect(
+            SendReport.render(refund, width: 100).contains("UNREFERENCED: money back to a card with no sale of 5.00"))
+    }
+
+    @Test("a reprint: --order-code, or nothing for the last transaction; its default wait is 30 s + 5 s")
+    func reprint() throws {
+        let byCode = try SendCommand.parse(["reprint", "--lane", "l", "--order-code", "1091159196000136"])
+        #expect(
+            JSONValue.object(try byCode.request(id: "q")).serializedString
+                == #"{"id":"q","lane":"l","action":"reprint","orderCode":"1091159196000136"}"#)
+        let last = try SendCommand.parse(["reprint", "--lane", "l"])
+        #expect(
+            JSONValue.object(try last.request(id: "q")).serializedString == #"{"id":"q","lane":"l","action":"reprint"}"#
+        )
+        #expect(last.defaultWaitMs == 35_000)
+        #expect(throws: (any Error).self) { _ = try SendCommand.parse(["reprint", "--lane", "l", "--amount", "1"]) }
+        #expect(throws: (any Error).self) {
+            _ = try SendCommand.parse(["sale", "--lane", "l", "--amount", "1", "--order-code", "1"])
+        }
+    }
+
     @Test(
         "options that do not fit the action are usage errors",
         arguments: [

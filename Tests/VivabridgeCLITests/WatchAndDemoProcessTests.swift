@@ -54,8 +54,10 @@ struct WatchAndDemoProcessTests {
         let status = child.waitForExit(timeout: 120)
         #expect(status == 0, "\(child.output)\n\(child.errorOutput)")
         #expect(child.output.contains("Every step ended as expected."))
-        for step in 1...6 { #expect(child.output.contains("Step \(step)/6")) }
+        for step in 1...7 { #expect(child.output.contains("Step \(step)/7")) }
         #expect(child.output.contains("lane-1.sale.late_result"))
+        #expect(child.output.contains("lane-3.capture_pre_auth.result"))
+        #expect(child.output.contains("the capture names its authorisation: demo-pre-auth"))
         #expect(!child.output.contains("NOT as expected"))
     }
 

@@ -128,8 +128,10 @@ extension BridgeConfiguration {
             let key = terminalKeys.first(where: { $0.uppercased() == first.uppercased() })
         else { return nil }
         if key == "timeoutMs" {
-            guard parts.count == 2,
-                let action = TerminalAction.allCases.first(where: { $0.rawValue.uppercased() == parts[1].uppercased() })
+            // An action's own `_` splits it into parts too: `..._TIMEOUTMS_PRE_AUTH` names `pre_auth`.
+            let name = parts.dropFirst().joined(separator: "_").uppercased()
+            guard parts.count >= 2,
+                let action = TerminalAction.allCases.first(where: { $0.rawValue.uppercased() == name })
             else { return nil }
             return [key, action.rawValue]
         }

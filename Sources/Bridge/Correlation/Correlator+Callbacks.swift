@@ -152,7 +152,7 @@ extension Correlator {
         case .nothingToAbort:
             finalize(abort, FinalOutcome(outcome: .nothingToAbort, message: callback.message, result: callback.result))
         case .aborted:
-            guard let sale = lane.current, sale.lookupFor == nil else {
+            guard let sale = lane.current, sale.lookupFor == nil, sale.action.spec.abortable else {
                 finalize(abort, FinalOutcome(outcome: .success, message: callback.message, result: callback.result))
                 return
             }
@@ -197,7 +197,10 @@ extension Correlator {
     // MARK: Cancel, batch, transactionDetails
 
     private func otherCallback(_ callback: ReceivedCallback, action: TerminalAction, lane: LaneState) {
-        guard let current = lane.current, current.action == action else {
+        // An action whose command names itself by clientTransactionId (pre_auth) takes only its own answer.
+        let ctid = callback.clientTransactionId
+        let named = !action.spec.fillsClientTransactionId || ctid == nil || ctid == lane.current?.clientTransactionId
+        guard let current = lane.current, current.action == action, named else {
             if let index = lane.graceSales.firstIndex(where: { $0.sale.action == action }) {
                 resolveGrace(at: index, with: callback, lane: lane)
             } else {
@@ -214,7 +217,32 @@ extension Correlator {
             lookupAnswered(callback, saleId: saleId, lane: lane)
             return
         }
-        finalize(current, outcome(of: callback))
+        var final = outcome(of: callback)
+        if final.outcome == .success {
+            switch action {
+            case .preAuth: remember(Authorisation(id: current.id, result: final.result), lane: lane)
+            case .capturePreAuth: final.authorisation = lane.authorisations.last { $0.isNamed(by: final.result) }?.id
+            case .unreferencedRefund: final.refund = unreferencedRefund(current, final.result, lane: lane)
+            default: break
+            }
+        }
+        finalize(current, final)
+    }
+
+    /// Money went back to a card with no sale: logged at notice level and marked in the reply (so in the
+    /// journal, the `result` event and `status`), with the amount the terminal reports (else the one asked).
+    private func unreferencedRefund(_ record: CommandRecord, _ result: JSONObject?, lane: LaneState) -> JSONObject {
+        let amount = result?["amount"]?.intValue ?? record.requested?.amount
+        logger.notice(
+            "unreferenced refund: money returned to a card with no sale",
+            metadata: ["id": "\(record.id)", "lane": "\(lane.id)", "amount": "\(amount.map(String.init) ?? "-")"])
+        return ["unreferenced": .bool(true), "amount": amount.map { .number(JSONNumber($0)) } ?? .null]
+    }
+
+    /// Keeps a successful pre-authorisation for the captures to come, newest last, bounded.
+    private func remember(_ authorisation: Authorisation, lane: LaneState) {
+        lane.authorisations.append(authorisation)
+        if lane.authorisations.count > Self.maxRememberedAuthorisations { lane.authorisations.removeFirst() }
     }
 
     /// The answer to the bridge's `transactionDetails` look-up of an `unknown` sale. Its `status` says

@@ -6,6 +6,8 @@ extension Correlator {
     static let maxWaiters = 1024
     /// The most aborts one lane may have waiting for an answer; more are `lane_busy`.
     static let maxOutstandingAborts = 8
+    /// The most successful pre-authorisations a lane remembers for linking its captures (v1.1).
+    static let maxRememberedAuthorisations = 256
 
     /// Takes one command frame from `target`: validates it, answers queries, and sends terminal
     /// commands on their way (after the journal commit the loop makes).
@@ -88,7 +90,9 @@ extension Correlator {
         let record = CommandRecord(
             id: command.id, lane: lane.id, action: terminal.action, clientTransactionId: terminal.clientTransactionId,
             fingerprint: command.fingerprint, deadlineMs: now + Int64(timeout), waiters: [target])
-        if terminal.action == .sale { record.requested = RequestedAmounts(terminal) }
+        if RequestedAmounts.checkedActions.contains(terminal.action) {
+            record.requested = RequestedAmounts(terminal)
+        }
         record.client = client
         emit(
             .journal(

@@ -14,6 +14,10 @@ struct FinalOutcome {
     var amountMismatch: JSONObject?
     /// For a late result: the outcome the command had ended with before.
     var earlier: JSONObject?
+    /// For a successful capture: the `pre_auth` command it captured.
+    var authorisation: String?
+    /// For a successful unreferenced refund: what went back to the card.
+    var refund: JSONObject?
 
     static func outcome(_ outcome: Outcome, _ message: String) -> FinalOutcome {
         FinalOutcome(outcome: outcome, message: message, result: nil)
@@ -31,6 +35,8 @@ extension Correlator {
         reply.result = final.result
         reply.ref = final.ref
         reply.amountMismatch = final.amountMismatch
+        reply.authorisation = final.authorisation
+        reply.refund = final.refund
         reply.late = final.late
         reply.earlier = final.earlier
         return reply.json

@@ -101,7 +101,15 @@ extension Correlator {
         guard let record = ownRecord(ref, frame: .opened, lane: lane), record.state != .delivered else { return }
         record.state = .delivered
         record.mayHaveOpened = true
-        if record.lookupFor == nil { publishProgress(record, .delivered) }
+        guard record.lookupFor == nil else { return }
+        publishProgress(record, .delivered)
+        if record.action.spec.endsWhenOpened {
+            finalize(
+                record,
+                .outcome(
+                    .success,
+                    "the relay opened the request; the terminal app sends no answer to \(record.action.rawValue)"))
+        }
     }
 
     /// `not_opened`: the command never reached the terminal app, so it is `undeliverable` (safe to retry).

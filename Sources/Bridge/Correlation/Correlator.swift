@@ -60,7 +60,9 @@ final class Correlator {
             record.state = .forwarded
             record.mayHaveOpened = true
             record.client = stored.client
-            if action == .sale { record.requested = RequestedAmounts(fingerprint: stored.fingerprint) }
+            if RequestedAmounts.checkedActions.contains(action) {
+                record.requested = RequestedAmounts(fingerprint: stored.fingerprint)
+            }
             records[record.id] = record
             if action == .abort {
                 lane.aborts.append(record)

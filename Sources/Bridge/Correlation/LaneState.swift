@@ -23,6 +23,9 @@ final class LaneState {
     var lastCallbackMs: Int64?
     /// What the relay sent that the bridge refused to act on.
     var faults = LaneFaults()
+    /// The lane's recent successful pre-authorisations (v1.1), newest last, at most
+    /// ``Correlator/maxRememberedAuthorisations``: how a capture's answer is linked to the `pre_auth` it took.
+    var authorisations: [Authorisation] = []
     /// Orphans journaled in the current second, and when that second started.
     var orphanWindow: (startMs: Int64, admitted: Int, suppressed: Int) = (0, 0, 0)
 

@@ -2,6 +2,9 @@ import InterApp
 
 /// What a sale asked the terminal for, to compare with what the terminal reports it approved.
 struct RequestedAmounts: Equatable {
+    /// The actions whose approved amount is checked against the request: money taken, held or given back.
+    static let checkedActions: Set<TerminalAction> = [.sale, .preAuth, .unreferencedRefund]
+
     /// `amount` in cents.
     var amount: Int?
     /// `tipAmount` in cents; a sale without one asked for no tip.

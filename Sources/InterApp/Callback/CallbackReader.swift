@@ -53,7 +53,7 @@ struct CallbackReader {
         }
         let message = self.message ?? ""
         let kind: Callback.Kind
-        if let action, let known = TerminalAction(caseInsensitive: action) {
+        if let action, let known = TerminalAction(callbackAction: action) {
             kind = known == .abort ? .abort(Callback.abortAnswer(message: message)) : .transaction(known)
         } else {
             kind = .other(action ?? "")

@@ -8,7 +8,8 @@
 ///   and `shortOrderCode` are strings of digits, so leading zeros and 16-digit codes survive.
 /// - `txnDateFrom`/`txnDateTo` are ISO 8601 date strings passed verbatim; their order is not checked.
 /// - `paymentMethod` is free text (`CardPresent`, `MOTO`, `QrDefault`, ...): Viva adds methods.
-/// - `transactionDetails` exists only on Android; a command for an iOS lane is `unknown_action`.
+/// - `transactionDetails` exists only on Android; a command for an iOS lane is `unsupported_on_platform` (v1.1;
+///   `unknown_action` in v1).
 /// - v1.1: a cancel takes the `show_*` flags and gets `protocol=int_default` as a sale does (Viva's samples
 ///   send them on every cancel); a tip above 0 with `withInstallments: true` is `invalid_combination` (Viva's iOS
 ///   sample refuses it); a sale takes `ISV_currencyCode` (ISO 4217 numeric: up to 3 digits, in the `ISV_`

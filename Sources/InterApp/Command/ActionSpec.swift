@@ -2,7 +2,7 @@
 ///
 /// The command decoder checks a command against its entry (parameters, kinds, ranges, cross-field rules), and
 /// ``RequestURL`` builds the URL from it. A new action is a new entry, not a new code path: see
-/// `ActionSpec+V1.swift` for the five actions of contract v1.
+/// `ActionSpec+V1.swift` for the five actions of contract v1 and `ActionSpec+V11.swift` for those added in v1.1.
 public struct ActionSpec: Sendable {
     /// The action.
     public let action: TerminalAction
@@ -19,6 +19,13 @@ public struct ActionSpec: Sendable {
     /// Whether a command without `clientTransactionId` gets its `id` as `clientTransactionId` (sales: so that
     /// every sale callback names its command).
     public let fillsClientTransactionId: Bool
+    /// Whether an `abort` can stop it (Viva's abort page: a sale under way; the samples: a cancel waiting for
+    /// the card). An "aborted" answer while an action that is not abortable is in flight leaves that action
+    /// to its own callback.
+    public let abortable: Bool
+    /// Whether the terminal app never answers it, so that the relay's `opened` is its whole outcome
+    /// (`foreground`: "no response is sent back", say Viva's pages).
+    public let endsWhenOpened: Bool
 
     private let index: [String: Int]
 
@@ -30,7 +37,9 @@ public struct ActionSpec: Sendable {
         request: RequestForm,
         platformRequests: [Platform: RequestForm] = [:],
         platforms: Set<Platform> = Set(Platform.allCases),
-        fillsClientTransactionId: Bool = false
+        fillsClientTransactionId: Bool = false,
+        abortable: Bool = true,
+        endsWhenOpened: Bool = false
     ) {
         self.action = action
         self.parameters = parameters
@@ -39,6 +48,8 @@ public struct ActionSpec: Sendable {
         self.platformRequests = platformRequests
         self.platforms = platforms
         self.fillsClientTransactionId = fillsClientTransactionId
+        self.abortable = abortable
+        self.endsWhenOpened = endsWhenOpened
         var index: [String: Int] = [:]
         for (position, parameter) in parameters.enumerated() { index[parameter.name] = position }
         self.index = index

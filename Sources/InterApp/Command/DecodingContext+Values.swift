@@ -46,6 +46,17 @@ extension DecodingContext {
                 throw reject(.invalidValue, "\(rule); got a string that is not")
             }
             return text
+        case .fixedDigits(let count):
+            if case .number = value {
+                throw reject(.invalidValue, "\(rule), as a JSON string, not a number")
+            }
+            let text = try string(value, rule: rule)
+            guard text.utf8.count == count, text.utf8.allSatisfy(ASCII.isDigit),
+                text.utf8.contains(where: { $0 != 0x30 })
+            else {
+                throw reject(.invalidValue, "\(rule); got a string of \(text.utf8.count) characters that is not")
+            }
+            return text
         case .date:
             let text = try string(value, rule: rule)
             guard Self.isDate(text) else {

@@ -12,6 +12,8 @@ public struct ParameterSpec: Sendable, Equatable {
         /// A JSON string of 1 to `maxLength` ASCII digits; a string so that leading zeros and long codes survive
         /// clients whose numbers are doubles.
         case digits(maxLength: Int)
+        /// A JSON string of exactly `count` ASCII digits, not all zeros (Viva's 16-digit order codes, v1.1).
+        case fixedDigits(count: Int)
         /// A JSON string holding an ISO 8601 date, `YYYY-MM-DD` optionally followed by a time
         /// (`2024-05-01T10:00:00+03:00`): printable ASCII, at most 40 characters.
         case date
@@ -62,6 +64,8 @@ extension ParameterSpec.Kind {
             return "a non-empty string of at most \(maxLength) characters"
         case .digits(let maxLength):
             return "a string of 1 to \(maxLength) digits"
+        case .fixedDigits(let count):
+            return "a string of exactly \(count) digits, not all zeros"
         case .date:
             return "an ISO 8601 date string such as \"2024-05-01\" or \"2024-05-01T10:00:00+03:00\""
         case .oneOf(let values):

@@ -13,6 +13,8 @@ public struct Rejection: Error, Sendable, Equatable {
     public var lane: String?
     /// The command's `action`, when it was a string.
     public var action: String?
+    /// For ``RejectionCode/unsupportedOnPlatform``: the platforms whose terminal app has the action (`ios` first).
+    public var platforms: [Platform]?
 
     /// Creates a rejection.
     public init(_ code: RejectionCode, _ message: String, id: String? = nil, lane: String? = nil, action: String? = nil)

@@ -14,8 +14,11 @@ public enum RejectionCode: String, Sendable, CaseIterable {
     case reservedField = "reserved_field"
     /// Two keys that are each valid but not together: a tip with installments (v1.1).
     case invalidCombination = "invalid_combination"
-    /// The `action` is not one the bridge knows, or not one the lane's terminal app offers.
+    /// The `action` is not one the bridge knows.
     case unknownAction = "unknown_action"
+    /// The action exists, but not on the lane's platform (v1.1): `transactionDetails` on an iOS lane. The
+    /// error's `platforms` names the platforms whose terminal app has it.
+    case unsupportedOnPlatform = "unsupported_on_platform"
     /// The `lane` is not in the configuration.
     case unknownLane = "unknown_lane"
     /// The lane already runs a transaction.

@@ -13,6 +13,16 @@ public enum TerminalAction: String, Sendable, CaseIterable {
     case batch
     /// Look up an earlier sale by its `clientTransactionId` (Android only).
     case transactionDetails
+    /// Print an earlier transaction's receipt again (v1.1); no money moves.
+    case reprint
+    /// Bring the terminal app to the front (v1.1); it sends no answer.
+    case foreground
+    /// Authorise an amount on a card without taking it (v1.1): a pre-authorisation.
+    case preAuth = "pre_auth"
+    /// Take all or part of an earlier pre-authorisation (v1.1).
+    case capturePreAuth = "capture_pre_auth"
+    /// Give money back to a card with no original sale (v1.1).
+    case unreferencedRefund = "unreferenced_refund"
 }
 
 extension TerminalAction {
@@ -24,6 +34,11 @@ extension TerminalAction {
         case .abort: .abort
         case .batch: .batch
         case .transactionDetails: .transactionDetails
+        case .reprint: .reprint
+        case .foreground: .foreground
+        case .preAuth: .preAuth
+        case .capturePreAuth: .capturePreAuth
+        case .unreferencedRefund: .unreferencedRefund
         }
     }
 
@@ -36,5 +51,23 @@ extension TerminalAction {
         guard let match = TerminalAction.allCases.first(where: { ASCII.equalsIgnoringCase($0.rawValue, name) })
         else { return nil }
         self = match
+    }
+
+    /// Finds the action a callback's `action` field names: the command's name or the URL's spelling on some
+    /// platform (`reprintTransaction` on iOS, `print` on Android, both `reprint`), ignoring ASCII case.
+    public init?(callbackAction name: String) {
+        if let named = TerminalAction(caseInsensitive: name) {
+            self = named
+            return
+        }
+        for action in TerminalAction.allCases {
+            let spec = action.spec
+            let words = [spec.request.action] + spec.platformRequests.values.map(\.action)
+            if words.contains(where: { ASCII.equalsIgnoringCase($0, name) }) {
+                self = action
+                return
+            }
+        }
+        return nil
     }
 }

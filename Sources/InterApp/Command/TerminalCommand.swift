@@ -27,16 +27,20 @@ public struct TerminalCommand: Sendable, Equatable {
     }
 
     /// Checks that the terminal app on `platform` offers this action.
-    /// - Throws: ``Rejection`` with ``RejectionCode/unknownAction`` (for example `transactionDetails` on iOS).
+    /// - Throws: ``Rejection`` with ``RejectionCode/unsupportedOnPlatform`` and the platforms that have the
+    ///   action (for example `transactionDetails` on iOS; `unknown_action` before v1.1).
     public func check(platform: Platform) throws(Rejection) {
         let spec = action.spec
         guard spec.supports(platform) else {
-            let offered = spec.platforms.map(\.rawValue).sorted().joined(separator: ", ")
-            throw Rejection(
-                .unknownAction,
+            let offered = Platform.allCases.filter(spec.supports)
+            var rejection = Rejection(
+                .unsupportedOnPlatform,
                 "\(action.rawValue) is not offered by the Viva Terminal app on \(platform.rawValue) "
-                    + "(lane \(Quote.short(lane)) is \(platform.rawValue)); it exists on: \(offered)",
+                    + "(lane \(Quote.short(lane)) is \(platform.rawValue)); it exists on: "
+                    + offered.map(\.rawValue).joined(separator: ", ") + "; send it to a lane of one of those",
                 lane: lane, action: action.rawValue)
+            rejection.platforms = offered
+            throw rejection
         }
     }
 }

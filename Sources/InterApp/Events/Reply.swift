@@ -21,6 +21,12 @@ public struct Reply: Sendable, Equatable {
     public var error: Rejection?
     /// For a successful sale: the amount or tip approved, where it differs from the request.
     public var amountMismatch: JSONObject?
+    /// For a successful `capture_pre_auth` (v1.1): the id of the `pre_auth` command it captured, when the
+    /// terminal's answer names that authorisation.
+    public var authorisation: String?
+    /// For a successful `unreferenced_refund` (v1.1): `{"unreferenced": true, "amount": …}`, the money that
+    /// went back to a card with no sale, so that it stands out in replies, events, `status` and the journal.
+    public var refund: JSONObject?
     /// Whether this outcome came after the command had been answered `unknown` (or otherwise).
     public var late: Bool
     /// For a late result: the outcome the command had been answered before.
@@ -59,8 +65,14 @@ public struct Reply: Sendable, Equatable {
         if let message { reply["message"] = .string(message) }
         if let result { reply["result"] = .object(result) }
         if let ref { reply["ref"] = .string(ref) }
-        if let error { reply["error"] = ["code": .string(error.code.rawValue), "message": .string(error.message)] }
+        if let error {
+            var body: JSONObject = ["code": .string(error.code.rawValue), "message": .string(error.message)]
+            if let platforms = error.platforms { body["platforms"] = .array(platforms.map { .string($0.rawValue) }) }
+            reply["error"] = .object(body)
+        }
         if let amountMismatch { reply["amountMismatch"] = .object(amountMismatch) }
+        if let authorisation { reply["authorisation"] = .string(authorisation) }
+        if let refund { reply["refund"] = .object(refund) }
         reply["late"] = .bool(late)
         if let earlier { reply["earlier"] = .object(earlier) }
         if let resolved { reply["resolved"] = .object(resolved) }

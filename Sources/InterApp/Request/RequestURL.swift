@@ -5,18 +5,20 @@ public enum RequestURL {
 
     /// Builds the URL for `command` on a lane.
     ///
-    /// Order: `merchantKey`, `appId`, `action`, the command's parameters in their order, the action's fixed
-    /// parameters (`protocol=int_default` for a sale), `callback`. Every name and value is percent-encoded:
+    /// Order: `merchantKey`, `appId`, `action` (as the lane's platform spells it), the action's leading fixed
+    /// parameters (`command=reprint` for an Android reprint), the command's parameters in their order, the
+    /// action's trailing fixed parameters (`protocol=int_default` for a sale), `callback`. Every name and value is percent-encoded:
     /// only RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`) stay, every other byte of the UTF-8 text
     /// becomes `%XX`, so no value can add, remove or change a parameter.
     public static func build(_ command: TerminalCommand, lane: LaneSettings) -> String {
         let form = command.action.spec.request(for: lane.platform)
         let callback = lane.callbackParameter
         var pairs: [(String, String)] = []
-        pairs.reserveCapacity(command.parameters.count + form.trailing.count + 4)
+        pairs.reserveCapacity(command.parameters.count + form.leading.count + form.trailing.count + 4)
         pairs.append(("merchantKey", lane.merchantKey))
         pairs.append(("appId", lane.appId))
         pairs.append(("action", form.action))
+        for parameter in form.leading { pairs.append((parameter.name, parameter.value)) }
         for parameter in command.parameters { pairs.append((parameter.name, parameter.value)) }
         for parameter in form.trailing { pairs.append((parameter.name, parameter.value)) }
         pairs.append(("callback", callback))

@@ -3,7 +3,7 @@
 /// Texts confirmed by Viva's pages and samples: iOS `Transaction successful.`, `Transaction declined by host.`,
 /// `aborted`, `nothing to abort`, `Batch opened`, `Batch closed`; Android `(-4) USER_CANCEL`, `(-57) ABORTED`,
 /// `(-55) NOTHING_TO_ABORT`, `(-23) REFUND_SERVER_ERROR`, `(-999) UNEXPECTED`,
-/// `Transaction Details Fetched`. The others are the simulator's own choices, listed in `docs/SIMULATOR.md`.
+/// `Transaction Details Fetched`; iOS `Printing Success`, Android `Printing successful` (Viva's reprint pages). The others are the simulator's own choices, listed in `docs/SIMULATOR.md`.
 struct Dialect: Sendable {
     let platform: SimulatorPlatform
 
@@ -34,6 +34,8 @@ struct Dialect: Sendable {
         case cancelNotFound, alreadyCancelled
         case batchOpened, batchClosed, noOpenBatch, batchNotFound
         case detailsFetched, detailsNotFound
+        case printed, nothingToPrint
+        case preAuthNotFound, captureTooLarge
     }
 
     private func iosText(_ message: Message) -> String {
@@ -56,6 +58,10 @@ struct Dialect: Sendable {
         case .batchNotFound: "Batch not found."
         case .detailsFetched: "Transaction Details Fetched"
         case .detailsNotFound: "Transaction not found."
+        case .printed: "Printing Success"
+        case .nothingToPrint: "Transaction not found."
+        case .preAuthNotFound: "Pre-authorisation not found."
+        case .captureTooLarge: "Amount exceeds the pre-authorised amount."
         }
     }
 
@@ -77,6 +83,10 @@ struct Dialect: Sendable {
         case .batchNotFound: "(-999) UNEXPECTED - Batch not found."
         case .detailsFetched: "Transaction Details Fetched"
         case .detailsNotFound: "(-999) UNEXPECTED - Transaction not found."
+        case .printed: "Printing successful"
+        case .nothingToPrint: "(-999) UNEXPECTED - Transaction not found."
+        case .preAuthNotFound: "(-999) UNEXPECTED - Pre-authorisation not found."
+        case .captureTooLarge: "(-999) UNEXPECTED - Amount exceeds the pre-authorised amount."
         }
     }
 }

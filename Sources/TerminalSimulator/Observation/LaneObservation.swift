@@ -8,6 +8,8 @@ struct LaneObservation: Sendable {
     var urlCount = 0
     var phase: TransactionPhase = .idle
     var helloCount = 0
+    /// How many `foreground` requests brought the app to the front (v1.1).
+    var foregroundCount = 0
     var history: TransactionBook
     var batches = BatchBook()
 
@@ -21,6 +23,7 @@ struct LaneDelta {
     var urls: [String] = []
     var phase: TransactionPhase?
     var hellos = 0
+    var foregrounds = 0
     var resetHellos = false
     var records: [SimulatedTransaction] = []
     var updates: [(index: Int, record: SimulatedTransaction)] = []
@@ -29,7 +32,8 @@ struct LaneDelta {
     var endpoint: String?
 
     var isEmpty: Bool {
-        urls.isEmpty && phase == nil && hellos == 0 && !resetHellos && records.isEmpty && updates.isEmpty
+        urls.isEmpty && phase == nil && hellos == 0 && foregrounds == 0 && !resetHellos && records.isEmpty
+            && updates.isEmpty
             && batches == nil && linkUp == nil && endpoint == nil
     }
 }

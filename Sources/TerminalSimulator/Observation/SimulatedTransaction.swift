@@ -8,6 +8,12 @@ public struct SimulatedTransaction: Sendable, Equatable {
     /// What kind of transaction it was.
     public enum Kind: String, Sendable {
         case sale, cancel
+        /// A pre-authorisation (v1.1): an amount held on the card.
+        case preAuth = "pre_auth"
+        /// A capture of a pre-authorisation (v1.1): recorded only when it succeeds.
+        case capture = "capture_pre_auth"
+        /// Money given back to a card with no original sale (v1.1).
+        case unreferencedRefund = "unreferenced_refund"
     }
 
     /// How it ended.
@@ -62,6 +68,8 @@ public struct SimulatedTransaction: Sendable, Equatable {
     public var cancelledReferenceNumber: String?
     /// The callback URL the app produced for it, exactly as produced (before any fault); nil when none.
     public var callbackURL: String?
+    /// For a pre-authorisation: the amount captured so far (v1.1).
+    public var captured = 0
 
     /// Creates a record; every detail but the kind, outcome and amounts is optional.
     public init(

@@ -1,5 +1,7 @@
 /// A sale request the app accepted: the values it goes on with.
 struct SaleRequest: Sendable, Equatable {
+    /// A sale, or a pre-authorisation (v1.1), which runs the same way and names itself `pre_auth`.
+    var kind: SimulatedTransaction.Kind = .sale
     var amount: Int
     var tipAmount: Int
     var clientTransactionId: String?

@@ -27,6 +27,11 @@ extension Simulator {
         observations.read(lane) { $0.phase } ?? .idle
     }
 
+    /// How many `foreground` requests (v1.1) brought lane `lane`'s app to the front; they get no callback.
+    public func foregroundCount(lane: String) -> Int {
+        observations.read(lane) { $0.foregroundCount } ?? 0
+    }
+
     /// How many `hello`s the bridge sent on lane `lane` since its link was (re)bound.
     public func helloCount(lane: String) -> Int {
         observations.read(lane) { $0.helloCount } ?? 0

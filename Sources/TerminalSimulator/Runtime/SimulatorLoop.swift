@@ -294,6 +294,8 @@ final class SimulatorLoop {
                 publish(lane) { $0.updates.append((index, record)) }
             case .batches(let batches):
                 publish(lane) { $0.batches = batches }
+            case .foregrounded:
+                publish(lane) { $0.foregrounds += 1 }
             }
         }
         guard callbacks else { return }

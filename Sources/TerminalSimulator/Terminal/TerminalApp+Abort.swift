@@ -8,7 +8,11 @@
 /// - Once the card is read (host phase): no abort response at all; the transaction completes as usual.
 extension TerminalApp {
     func abort(callback: String) {
-        guard let activity = current else {
+        // Viva's abort pages name the sale (and the samples the cancel): a pre-authorisation or an
+        // unreferenced refund is not stopped.
+        var abortable = true
+        if case .sale(let sale, _)? = current?.work, sale.kind != .sale { abortable = false }
+        guard let activity = current, abortable else {
             var url = builder(callback)
             if platform == .ios {
                 url.add("action", dialect.abortAction)

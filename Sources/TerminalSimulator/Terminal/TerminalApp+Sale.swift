@@ -1,17 +1,19 @@
-/// Sales: validation, card presentment, host, outcome and callback.
+/// Sales and pre-authorisations (v1.1, `action=pre_auth`: the same flow, answered as `pre_auth`): validation,
+/// card presentment, host, outcome and callback.
 extension TerminalApp {
-    func startSale(_ request: RequestURL, callback: String) {
+    func startSale(_ request: RequestURL, callback: String, kind: SimulatedTransaction.Kind = .sale) {
         switch RequestValidation.sale(request) {
         case .failure(let failure):
             var url = builder(callback)
             url.add("status", dialect.failed)
             url.add("message", dialect.text(.invalid(failure.reason)))
-            url.add("action", "sale")
+            url.add("action", kind.rawValue)
             url.add("clientTransactionId", ifPresent: request.value("clientTransactionId"))
             url.add("amount", ifPresent: request.value("amount"))
             url.add("tipAmount", ifPresent: request.value("tipAmount"))
             emit(url.url)
-        case .success(let sale):
+        case .success(var sale):
+            sale.kind = kind
             let outcome =
                 behaviour.script.isEmpty ? OutcomeRule.outcome(forAmount: sale.amount) : behaviour.script.removeFirst()
             begin(
@@ -49,7 +51,7 @@ extension TerminalApp {
             var url = builder(callback)
             url.add("status", dialect.failed)
             url.add("message", dialect.text(outcome == .aborted ? .saleAborted : .cardholderCancelled))
-            url.add("action", "sale")
+            url.add("action", sale.kind.rawValue)
             url.add("clientTransactionId", ifPresent: sale.clientTransactionId)
             url.add("amount", sale.amount)
             url.add("tipAmount", sale.tipAmount)
@@ -58,7 +60,7 @@ extension TerminalApp {
         }
         record(
             SimulatedTransaction(
-                kind: .sale, outcome: outcome, amount: sale.amount, tipAmount: sale.tipAmount,
+                kind: sale.kind, outcome: outcome, amount: sale.amount, tipAmount: sale.tipAmount,
                 clientTransactionId: sale.clientTransactionId, callbackURL: callbackURL))
         finish()
     }
@@ -67,7 +69,7 @@ extension TerminalApp {
         let card = activity.card ?? CardProfile.all[0]
         let method = activity.verificationMethod ?? "CONTACTLESS"
         var record = SimulatedTransaction(
-            kind: .sale, outcome: .approved, amount: sale.amount, tipAmount: sale.tipAmount,
+            kind: sale.kind, outcome: .approved, amount: sale.amount, tipAmount: sale.tipAmount,
             clientTransactionId: sale.clientTransactionId, transactionDate: transactionDate(),
             accountNumber: card.accountNumber, cardType: card.cardType, verificationMethod: method)
         var url = builder(activity.callback)
@@ -84,7 +86,7 @@ extension TerminalApp {
             record.installments = installments(for: sale)
             url.add("status", "success")
             url.add("message", dialect.text(.approved))
-            url.add("action", "sale")
+            url.add("action", sale.kind.rawValue)
             url.add("clientTransactionId", ifPresent: sale.clientTransactionId)
             url.add("amount", sale.amount)
             url.add("tipAmount", sale.tipAmount)
@@ -110,7 +112,7 @@ extension TerminalApp {
             record.shortOrderCode = String(orderCode.prefix(10))
             url.add("status", dialect.failed)
             url.add("message", dialect.text(.declined))
-            url.add("action", "sale")
+            url.add("action", sale.kind.rawValue)
             url.add("clientTransactionId", ifPresent: sale.clientTransactionId)
             url.add("amount", sale.amount)
             url.add("tipAmount", sale.tipAmount)
@@ -127,7 +129,7 @@ extension TerminalApp {
             record.outcome = .hostError
             url.add("status", dialect.failed)
             url.add("message", dialect.text(.hostError))
-            url.add("action", "sale")
+            url.add("action", sale.kind.rawValue)
             url.add("clientTransactionId", ifPresent: sale.clientTransactionId)
             url.add("amount", sale.amount)
             url.add("tipAmount", sale.tipAmount)

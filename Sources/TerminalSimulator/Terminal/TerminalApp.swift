@@ -96,15 +96,25 @@ final class TerminalApp {
             abort(callback: callback)
             return
         }
+        if action == "foreground" {
+            // Viva's pages: the app comes to the front and sends no answer, busy or not.
+            effects.append(.foregrounded)
+            return
+        }
         if current != nil {
             fail(callback: callback, action: action, message: .busy)
             return
         }
         switch action {
         case "sale": startSale(request, callback: callback)
+        case "pre_auth": startSale(request, callback: callback, kind: .preAuth)
+        case "capture_pre_auth": capture(request, callback: callback)
+        case "unreferenced_refund": startSale(request, callback: callback, kind: .unreferencedRefund)
         case "cancel": startCancel(request, callback: callback)
         case "batch": batch(request, callback: callback)
         case "transactionDetails" where platform == .android: transactionDetails(request, callback: callback)
+        case "reprintTransaction" where platform == .ios: reprint(request, callback: callback, action: action)
+        case "print" where platform == .android: reprint(request, callback: callback, action: action)
         default: fail(callback: callback, action: action, message: .unsupportedAction)
         }
     }

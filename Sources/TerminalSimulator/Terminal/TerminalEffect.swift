@@ -12,4 +12,6 @@ enum TerminalEffect {
     case updated(index: Int, SimulatedTransaction)
     /// The batches changed.
     case batches(BatchBook)
+    /// A `foreground` request brought the app to the front (it sends no answer).
+    case foregrounded
 }

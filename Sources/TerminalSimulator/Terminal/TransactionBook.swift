@@ -56,6 +56,33 @@ struct TransactionBook: Sendable {
         byClientTransactionId[clientTransactionId]
     }
 
+    /// The latest transaction that reached the host (approved or declined) with this `orderCode`, or the
+    /// latest one at all when `orderCode` is nil: what a reprint prints.
+    func latestPrintable(orderCode: String?) -> SimulatedTransaction? {
+        records.last { record in
+            (record.outcome == .approved || record.outcome == .declined) && record.orderCode != nil
+                && (orderCode == nil || record.orderCode == orderCode)
+        }
+    }
+
+    /// The latest approved pre-authorisation with an amount left to capture that the identifiers name, in the
+    /// precedence of Viva's iOS capture page (`shortOrderCode` over `orderCode` over `referenceNumber`); the
+    /// latest one at all when none is given.
+    func capturablePreAuth(reference: String?, orderCode: String?, shortOrderCode: String?) -> Int? {
+        for offset in records.indices.reversed() {
+            let record = records[offset]
+            guard record.kind == .preAuth, record.outcome == .approved, record.captured < record.amount else {
+                continue
+            }
+            let named =
+                if let shortOrderCode { record.shortOrderCode == shortOrderCode } else if let orderCode {
+                    record.orderCode == orderCode
+                } else if let reference { record.referenceNumber == reference } else { true }
+            if named { return base + offset }
+        }
+        return nil
+    }
+
     /// The latest approved sale not yet cancelled.
     func latestCancellableSale() -> Int? {
         for offset in records.indices.reversed() {
