@@ -17,7 +17,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
@@ -44,8 +43,6 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict
@@ -80,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TerminalSimulatorTests",
-            dependencies: ["TerminalSimulator", "ZeroMQ", "InterApp"],
+            dependencies: ["TerminalSimulator", "ZeroMQ"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -93,7 +90,12 @@ let package = Package(
         ),
         .testTarget(
             name: "VivabridgeCLITests",
-            dependencies: ["vivabridge", "BridgeClient"],
+            dependencies: [
+                "vivabridge", "Bridge", "BridgeClient", "TerminalSimulator", "InterApp", "ZeroMQ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
     ],

@@ -51,7 +51,7 @@ public enum Z85 {
     }()
 }
 
-/// A key file as `vivabridge keygen --out` writes it (`NAME.key`, `NAME.pub`): one line of Z85.
+/// A CURVE key file (`NAME.key` for a secret key, `NAME.pub` for a public one): one line of Z85.
 public enum CurveKeyFile {
     /// The key `path` holds (surrounding white space ignored), or nil when the file cannot be read or
     /// does not hold 40 characters of Z85.

@@ -1,17 +1,17 @@
 import Foundation
 import Synchronization
 
-/// A loop on a thread of its own: the bridge's, the simulator's, the ZAP handler's, the journal
-/// checkpointer's. The one home of their thread plumbing: the set-up runs on the new thread (so that
-/// its sockets belong to it from the start), its outcome is handed to the thread that started it, and
-/// the loop's end can be awaited from any thread, any number of times.
+/// A loop on a thread of its own (a server's poll loop, the ``ZAPHandler``'s, a background worker's).
+/// The one home of their thread plumbing: the set-up runs on the new thread (so that its sockets belong
+/// to it from the start), its outcome is handed to the thread that started it, and the loop's end can be
+/// awaited from any thread, any number of times.
 ///
 /// ```swift
-/// let (thread, endpoints) = try LoopThread.start(name: "vivabridge") {
-///     let loop = try BridgeLoop(...)      // on the new thread
-///     return (loop, loop.bound)           // `start` returns `loop.bound`
+/// let (thread, endpoint) = try LoopThread.start(name: "server") {
+///     let loop = try ServerLoop(context: context)   // on the new thread: binds its sockets
+///     return (loop, loop.boundEndpoint)             // `start` returns the endpoint
 /// } run: { loop in
-///     loop.run()                          // then the thread goes on with the loop
+///     loop.run()                                    // then the thread goes on with the loop
 /// }
 /// thread.join()
 /// ```

@@ -81,7 +81,7 @@ private final class MonitorNameSource: Sendable {
     private let next = Atomic<Int>(0)
     func make() -> String {
         let number = next.add(1, ordering: .relaxed).newValue
-        return "inproc://vivabridge-monitor-\(number)"
+        return "inproc://zeromq-monitor-\(number)"
     }
 }
 

@@ -32,14 +32,13 @@ final class DemoSession {
         subscriber.close()
     }
 
-    /// A SUB's subscription reaches the bridge some time after it connects, and nothing says when: inject a
-    /// harmless callback that no command uses (published as `<lane>.probe.orphan`) until one comes back.
+    /// A SUB's subscription reaches the bridge some time after it connects, and nothing says when: probe
+    /// it (``SubscriptionProbe``) before the first command.
     func awaitSubscription(simulator: Simulator, lane: String) throws {
-        for _ in 0..<200 {
-            simulator.injectCallback(lane: lane, url: "vivabridge-probe://result?status=success&action=probe")
-            if try pump(waitMs: 50, until: { _ in false }, probeLane: lane).probed { return }
-        }
-        throw DemoError("the event subscription never took effect")
+        let probed = try subscriber.awaitProbe(
+            lane: lane, inject: { simulator.injectCallback(lane: lane, url: SubscriptionProbe.callbackURL) },
+            otherEvent: { record($0) })
+        guard probed else { throw DemoError("the event subscription never took effect") }
     }
 
     /// Sends `command` and prints what it is.
@@ -90,35 +89,34 @@ final class DemoSession {
         while true {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { throw DemoError("no \(topic) event within \(timeout)") }
-            if let found = try pump(waitMs: left.wholeMilliseconds, until: matches).matched { return found.body }
+            if let found = try pump(waitMs: left.wholeMilliseconds, until: matches) { return found.body }
         }
     }
 
     /// Prints the events that already arrived, without waiting.
     func drain() throws { try pump(waitMs: 0, until: { _ in false }) }
 
-    /// One poll: reads every reply and event that arrived within `waitMs`. Returns the first event that
-    /// `until` matched, and whether `probeLane`'s probe came back.
+    /// One poll: reads every reply and event that arrived within `waitMs` (probes skipped). Returns the first
+    /// event that `until` matched.
     @discardableResult
-    private func pump(waitMs: Int, until matches: (BridgeEvent) -> Bool, probeLane: String? = nil) throws
-        -> (matched: BridgeEvent?, probed: Bool)
-    {
+    private func pump(waitMs: Int, until matches: (BridgeEvent) -> Bool) throws -> BridgeEvent? {
         try poller.poll(timeoutMilliseconds: waitMs)
         var matched: BridgeEvent?
-        var probed = false
         while let reply = try commands.nextReply() {
             if let id = reply.object["id"]?.stringValue { replies[id] = reply.object }
         }
         while let event = try subscriber.nextEvent() {
-            if let topic = event.parsedTopic, topic.subject == "probe", topic.commandEvent == .orphan {
-                if topic.lane == probeLane { probed = true }
-                continue
-            }
-            events.append(event)
-            print(Self.describe(event: event))
+            guard !SubscriptionProbe.isProbe(event.topic) else { continue }
+            record(event)
             if matched == nil, matches(event) { matched = event }
         }
-        return (matched, probed)
+        return matched
+    }
+
+    /// Keeps and prints an event.
+    private func record(_ event: BridgeEvent) {
+        events.append(event)
+        print(Self.describe(event: event))
     }
 
     // MARK: - Printing

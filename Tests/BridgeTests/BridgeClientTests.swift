@@ -57,14 +57,8 @@ struct BridgeClientTests {
         let poller = Poller()
         poller.add(subscription.socket)
         // The subscription takes effect some time after the connection: probe until lane-2's probe arrives.
-        var subscribed = false
-        for _ in 0..<100 where !subscribed {
-            harness.simulator.injectCallback(
-                lane: "lane-2", url: "vivabridge-probe://result?status=success&action=probe")
-            try poller.poll(timeoutMilliseconds: 50)
-            while let event = try subscription.nextEvent() {
-                if event.topic == "lane-2.probe.orphan" { subscribed = true }
-            }
+        let subscribed = try subscription.awaitProbe(lane: "lane-2") {
+            harness.simulator.injectCallback(lane: "lane-2", url: SubscriptionProbe.callbackURL)
         }
         try #require(subscribed, "the subscription never took effect")
         _ = try harness.call(saleJSON(id: "on-1", lane: "lane-1", amount: 100), id: "on-1")

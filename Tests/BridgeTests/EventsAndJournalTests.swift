@@ -1,4 +1,5 @@
 import Bridge
+import BridgeClient
 import Foundation
 import InterApp
 import TerminalSimulator
@@ -17,15 +18,9 @@ struct EventsAndJournalTests {
         defer { laneTwo.close() }
         try laneTwo.subscribe("lane-2.")
         try laneTwo.connect(harness.bound.events)
-        try laneTwo.setReceiveTimeout(50)
         // Probe until lane-2's subscription is in place (an orphan on lane-2 reaches it).
-        var subscribed = false
-        for _ in 0..<100 where !subscribed {
-            harness.simulator.injectCallback(
-                lane: "lane-2", url: "vivabridge-probe://result?status=success&action=probe")
-            while !subscribed, let frames = try laneTwo.receive() {
-                subscribed = String(decoding: frames[0], as: UTF8.self) == "lane-2.probe.orphan"
-            }
+        let subscribed = try SubscriptionProbe.await(on: laneTwo, lane: "lane-2", attempts: 100) {
+            harness.simulator.injectCallback(lane: "lane-2", url: SubscriptionProbe.callbackURL)
         }
         try #require(subscribed)
         try harness.forgetEvents()

@@ -1,3 +1,4 @@
+import BridgeClient
 import Foundation
 import InterApp
 import TerminalSimulator
@@ -70,13 +71,8 @@ struct CrashRecoveryTests {
             "the restarted bridge never said hello")
         // The subscription reaches the bridge some time after the handshake: probe with a harmless
         // orphan callback until one is published to us.
-        try subscriber.setReceiveTimeout(50)
-        var subscribed = false
-        for _ in 0..<200 where !subscribed {
-            simulator.injectCallback(lane: "lane-1", url: "vivabridge-probe://result?status=success&action=probe")
-            while !subscribed, let frames = try subscriber.receive() {
-                subscribed = String(decoding: frames[0], as: UTF8.self) == "lane-1.probe.orphan"
-            }
+        let subscribed = try SubscriptionProbe.await(on: subscriber, lane: "lane-1") {
+            simulator.injectCallback(lane: "lane-1", url: SubscriptionProbe.callbackURL)
         }
         try #require(subscribed)
         simulator.release(lane: "lane-1")

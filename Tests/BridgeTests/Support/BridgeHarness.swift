@@ -1,4 +1,5 @@
 import Bridge
+import BridgeClient
 import Foundation
 import InterApp
 import Logging
@@ -76,17 +77,12 @@ final class BridgeHarness {
     /// event arrives nobody can tell, so the harness injects a harmless probe callback (an action no
     /// command uses, published as `<lane>.probe.orphan`) until one comes through, then forgets it.
     private func awaitSubscription(lane: String) throws {
-        for _ in 0..<100 {
-            simulator.injectCallback(lane: lane, url: "vivabridge-probe://result?status=success&action=probe")
-            try subscriber.setReceiveTimeout(50)
-            while let frames = try subscriber.receive() {
-                if String(decoding: frames[0], as: UTF8.self) == "\(lane).probe.orphan" {
-                    events.removeAll()
-                    return
-                }
-            }
+        let simulator = simulator
+        let probed = try SubscriptionProbe.await(on: subscriber, lane: lane, attempts: 100) {
+            simulator.injectCallback(lane: lane, url: SubscriptionProbe.callbackURL)
         }
-        Issue.record("the event subscription never took effect")
+        if !probed { Issue.record("the event subscription never took effect") }
+        events.removeAll()
     }
 
     deinit {

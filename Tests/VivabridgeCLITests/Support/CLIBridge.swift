@@ -1,4 +1,5 @@
 import Bridge
+import BridgeClient
 import Foundation
 import InterApp
 import Logging
@@ -60,19 +61,12 @@ final class CLIBridge {
     /// A SUB's subscription takes effect some time after it connects: inject a harmless callback (published
     /// as `<lane>.probe.orphan`) until one comes through.
     private func awaitSubscription(lane: String) throws -> Bool {
-        try subscriber.setReceiveTimeout(50)
-        for _ in 0..<200 {
-            injectProbe(lane: lane)
-            while let frames = try subscriber.receive() {
-                if String(decoding: frames[0], as: UTF8.self) == "\(lane).probe.orphan" { return true }
-            }
-        }
-        return false
+        try SubscriptionProbe.await(on: subscriber, lane: lane) { injectProbe(lane: lane) }
     }
 
     /// Sends a callback that matches no command: the bridge publishes it as `<lane>.probe.orphan`.
     func injectProbe(lane: String) {
-        simulator.injectCallback(lane: lane, url: "vivabridge-probe://result?status=success&action=probe")
+        simulator.injectCallback(lane: lane, url: SubscriptionProbe.callbackURL)
     }
 
     /// Waits for an event whose topic is `topic`; returns its body.
