@@ -121,4 +121,35 @@ struct CorrelatorRulesTests {
         #expect(journaled.object("reply")?.string("id") == "pos7-6")
         #expect(try status("never-sent").string("state") == "not_found")
     }
+
+    @Test("an unknown Android sale's look-up is a record of purpose recoveryLookup: sent, never journaled")
+    func recoveryLookup() throws {
+        let rig = try CorrelatorRig(platform: .android)
+        try rig.commit(rig.receive(saleJSON(id: "pos7-7", lane: "lane-1", amount: 900)))
+        let due = rig.tick(afterMs: 3_600_000)
+        #expect(try CorrelatorRig.replies(due).first?.string("outcome") == "unknown")
+        var lookupId: String?
+        for case .send(_, .open(let ref, let url), let recordId) in due {
+            #expect(String(decoding: url, as: UTF8.self).contains("action=transactionDetails"))
+            #expect(recordId == String(decoding: ref, as: UTF8.self))
+            lookupId = recordId
+        }
+        let id = try #require(lookupId)
+        for case .journal(.insert(let row)) in due { Issue.record("the look-up was journaled: \(row.id)") }
+        let record = try #require(rig.correlator.store.record(id: id))
+        #expect(record.purpose == .recoveryLookup(saleId: "pos7-7"))
+        #expect(record.client == nil)
+        #expect(rig.correlator.outstandingCount == 0, "the bridge's own look-up is not a client's command")
+        try rig.commit(due)
+
+        let lanes = rig.receive(#"{"id":"ln","action":"lanes"}"#)
+        guard case .snapshotReply(_, let reply)? = lanes.first else {
+            Issue.record("no lanes snapshot: \(lanes)")
+            return
+        }
+        let lane = reply.result?["lanes"]?.arrayValue?.first?.objectValue
+        #expect(lane?.object("inFlight")?.string("id") == "(look-up for pos7-7)")
+        let status = rig.receive(#"{"id":"st","action":"status","ref":"\#(id)"}"#)
+        #expect(try CorrelatorRig.replies(status).first?.object("result")?.string("state") == "not_found")
+    }
 }

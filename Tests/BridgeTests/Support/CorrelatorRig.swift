@@ -14,13 +14,13 @@ final class CorrelatorRig {
     /// The ROUTER peer every command comes from unless told otherwise.
     static let client = ReplyTarget.router(envelope: [Array("client-1".utf8)])
 
-    /// One iOS lane, `lane-1`, whose link is up.
-    init() throws {
+    /// One lane, `lane-1`, on `platform`, whose link is up.
+    init(platform: Platform = .ios) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("correlator-\(UUID().uuidString)")
         journal = try Journal(path: folder.appendingPathComponent("journal.sqlite").path, sync: .normal)
         var configuration = BridgeConfiguration()
         configuration.journal = folder.appendingPathComponent("journal.sqlite").path
-        configuration.lanes = [LaneConfiguration(id: "lane-1", endpoint: "tcp://127.0.0.1:1", platform: .ios)]
+        configuration.lanes = [LaneConfiguration(id: "lane-1", endpoint: "tcp://127.0.0.1:1", platform: platform)]
         let logger = Logger(label: "correlator-rig", factory: { _ in SwiftLogNoOpLogHandler() })
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
@@ -44,6 +44,13 @@ final class CorrelatorRig {
     /// Hands one relay message of `lane-1` to the correlator and returns the effects it decided.
     func relay(_ message: RelayMessage) -> [Effect] {
         correlator.receiveFromRelay(lane: "lane-1", frames: message.frames)
+        return correlator.takeEffects()
+    }
+
+    /// Advances the clock by `ms`, lets the correlator end what is due, and returns the effects it decided.
+    func tick(afterMs ms: Int64) -> [Effect] {
+        clock.advance(byMs: ms)
+        correlator.tick()
         return correlator.takeEffects()
     }
 
