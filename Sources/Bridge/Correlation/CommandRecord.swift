@@ -8,6 +8,14 @@ enum ReplyTarget: Sendable, Equatable {
     case pull
 }
 
+/// Why the bridge sent a terminal command: each case carries only the data valid for it.
+enum CommandPurpose: Equatable {
+    /// A command a client sent; `name` is the admitted client that sent it first (nil on plain sockets).
+    case client(name: String?)
+    /// The bridge's own `transactionDetails` look-up of the `unknown` sale `saleId`, to recover its outcome.
+    case recoveryLookup(saleId: String)
+}
+
 /// A terminal command the bridge is waiting on: in memory only while it is outstanding.
 final class CommandRecord {
     let id: String
@@ -23,18 +31,16 @@ final class CommandRecord {
     var deadlineMs: Int64
     /// Everyone who sent this command (the first sender and any idempotent repeats while in flight).
     var waiters: [ReplyTarget]
-    /// For the bridge's own `transactionDetails` look-up: the id of the `unknown` sale it recovers.
-    let lookupFor: String?
+    /// A client's command, or the bridge's own look-up.
+    let purpose: CommandPurpose
     /// For a sale: the amount and tip it asked for, checked against what the terminal approved.
     var requested: RequestedAmounts?
-    /// The admitted client that sent it first; nil on plain sockets.
-    var client: String?
     /// The URL to send; it holds the merchant key, so it lives in memory only, until it is sent.
     var pendingURL: String?
 
     init(
         id: String, lane: String, action: TerminalAction, clientTransactionId: String?, fingerprint: String,
-        deadlineMs: Int64, waiters: [ReplyTarget], lookupFor: String? = nil
+        deadlineMs: Int64, waiters: [ReplyTarget], purpose: CommandPurpose
     ) {
         self.id = id
         self.lane = lane
@@ -44,7 +50,19 @@ final class CommandRecord {
         self.state = .accepted
         self.deadlineMs = deadlineMs
         self.waiters = waiters
-        self.lookupFor = lookupFor
+        self.purpose = purpose
+    }
+
+    /// The admitted client that sent it first; nil on plain sockets and for the bridge's own look-ups.
+    var client: String? {
+        guard case .client(let name) = purpose else { return nil }
+        return name
+    }
+
+    /// Whether this is the bridge's own look-up rather than a client's command.
+    var isRecoveryLookup: Bool {
+        guard case .recoveryLookup = purpose else { return false }
+        return true
     }
 }
 

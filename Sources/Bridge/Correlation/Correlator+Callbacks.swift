@@ -29,7 +29,7 @@ extension Correlator {
     /// in flight when it is the only one on the lane. Anything else is an orphan: an unknown action with
     /// no id never decides a command's money.
     private func unknownActionCallback(_ callback: ReceivedCallback, name: String, lane: LaneState) {
-        guard let current = lane.current, current.lookupFor == nil else {
+        guard let current = lane.current, !current.isRecoveryLookup else {
             orphan(callback, lane: lane, action: name)
             return
         }
@@ -69,7 +69,7 @@ extension Correlator {
 
     private func saleCallback(_ callback: ReceivedCallback, lane: LaneState) {
         let ctid = callback.clientTransactionId
-        if let current = lane.current, current.action == .sale, current.lookupFor == nil,
+        if let current = lane.current, current.action == .sale, !current.isRecoveryLookup,
             ctid == nil || ctid == current.clientTransactionId
         {
             journalCallback(callback, lane: lane.id, matched: current.id, disposition: "matched")
@@ -89,12 +89,13 @@ extension Correlator {
             resolveGrace(at: index, with: callback, lane: lane)
             return
         }
-        if let ctid, let stored = lateSale(lane: lane.id, clientTransactionId: ctid, success: callback.isSuccess) {
+        if let ctid, let stored = store.lateSale(lane: lane.id, clientTransactionId: ctid, success: callback.isSuccess)
+        {
             journalCallback(callback, lane: lane.id, matched: stored.id, disposition: "late")
             completeLate(stored, lane: lane.id, outcome(of: callback))
             return
         }
-        if let ctid, let current = lane.current, current.action == .sale, current.lookupFor == nil,
+        if let ctid, let current = lane.current, current.action == .sale, !current.isRecoveryLookup,
             Self.echoedWithoutEncoding(received: ctid, sent: current.clientTransactionId)
         {
             journalCallback(callback, lane: lane.id, matched: current.id, disposition: "matched-unencoded-echo")
@@ -120,26 +121,6 @@ extension Correlator {
         return sent.hasPrefix(received) || received.removingPercentEncoding == sent
     }
 
-    /// The finished sale a late callback completes (see ``Journal/lateSale(lane:clientTransactionId:success:)``):
-    /// a success completes any sale that did not end in success, anything else only an `unknown` one.
-    private func lateSale(lane: String, clientTransactionId: String, success: Bool) -> StoredCommand? {
-        func completes(_ stored: StoredCommand) -> Bool {
-            success ? stored.outcome != Outcome.success.rawValue : stored.outcome == Outcome.unknown.rawValue
-        }
-        if let recent = finalizedSinceCommit.values.first(where: {
-            $0.lane == lane && $0.clientTransactionId == clientTransactionId
-                && $0.action == TerminalAction.sale.rawValue && completes($0)
-        }) {
-            return recent
-        }
-        do {
-            return try journal.lateSale(lane: lane, clientTransactionId: clientTransactionId, success: success)
-        } catch {
-            logger.error("journal read failed", metadata: ["lane": "\(lane)", "error": "\(error)"])
-            return nil
-        }
-    }
-
     // MARK: Aborts
 
     private func abortAnswered(_ callback: ReceivedCallback, _ answer: Callback.AbortAnswer, lane: LaneState) {
@@ -152,7 +133,7 @@ extension Correlator {
         case .nothingToAbort:
             finalize(abort, FinalOutcome(outcome: .nothingToAbort, message: callback.message, result: callback.result))
         case .aborted:
-            guard let sale = lane.current, sale.lookupFor == nil, sale.action.spec.abortable else {
+            guard let sale = lane.current, !sale.isRecoveryLookup, sale.action.spec.abortable else {
                 finalize(abort, FinalOutcome(outcome: .success, message: callback.message, result: callback.result))
                 return
             }
@@ -209,10 +190,10 @@ extension Correlator {
             return
         }
         journalCallback(
-            callback, lane: lane.id, matched: current.id, disposition: current.lookupFor == nil ? "matched" : "lookup")
+            callback, lane: lane.id, matched: current.id, disposition: current.isRecoveryLookup ? "lookup" : "matched")
         if action == .batch && callback.isSuccess { batchChanged(callback, lane: lane) }
-        if let saleId = current.lookupFor {
-            records[current.id] = nil
+        if case .recoveryLookup(let saleId) = current.purpose {
+            store.forget(current.id)
             lane.current = nil
             lookupAnswered(callback, saleId: saleId, lane: lane)
             return
@@ -256,7 +237,7 @@ extension Correlator {
                 "transactionDetails did not find the unknown sale; it stays unknown", metadata: ["id": "\(saleId)"])
             return
         }
-        let stored = finalizedSinceCommit[saleId] ?? (try? journal.command(id: saleId))
+        let stored = try? store.finished(id: saleId)
         guard let stored, stored.outcome == Outcome.unknown.rawValue else { return }
         let approved = callback.field("authorisationCode").map { !$0.allSatisfy(\.isWhitespace) } ?? false
         guard approved else {
@@ -280,12 +261,9 @@ extension Correlator {
         let summary = ReplySummary(reply: reply, fingerprint: stored.fingerprint)
         emit(
             .journal(
-                .final(
-                    id: stored.id, outcome: Outcome.unknown.rawValue, reply: updated, summary: summary, late: false,
+                store.amend(
+                    stored, outcome: Outcome.unknown.rawValue, reply: updated, summary: summary, late: false,
                     atMs: nowMs())))
-        var record = stored
-        record.reply = updated
-        finalizedSinceCommit[stored.id] = record
     }
 
     private func batchChanged(_ callback: ReceivedCallback, lane: LaneState) {

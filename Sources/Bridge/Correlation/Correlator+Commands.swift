@@ -63,7 +63,7 @@ extension Correlator {
             return
         }
         if terminal.action != .abort, let busy = lane.current {
-            let what = busy.lookupFor == nil ? "\(busy.action.rawValue) \(busy.id)" : "a transactionDetails look-up"
+            let what = busy.isRecoveryLookup ? "a transactionDetails look-up" : "\(busy.action.rawValue) \(busy.id)"
             reject(
                 rejection(
                     .laneBusy, "lane \(lane.id) is busy with \(what); one transaction at a time (abort is allowed)"),
@@ -89,20 +89,12 @@ extension Correlator {
         let timeout = command.timeoutMs ?? lane.configuration.timeout(for: terminal.action)
         let record = CommandRecord(
             id: command.id, lane: lane.id, action: terminal.action, clientTransactionId: terminal.clientTransactionId,
-            fingerprint: command.fingerprint, deadlineMs: now + Int64(timeout), waiters: [target])
+            fingerprint: command.fingerprint, deadlineMs: now + Int64(timeout), waiters: [target],
+            purpose: .client(name: client))
         if RequestedAmounts.checkedActions.contains(terminal.action) {
             record.requested = RequestedAmounts(terminal)
         }
-        record.client = client
-        emit(
-            .journal(
-                .insert(
-                    StoredCommand(
-                        id: record.id, lane: lane.id, action: terminal.action.rawValue,
-                        fingerprint: command.fingerprint, clientTransactionId: record.clientTransactionId,
-                        state: .accepted, outcome: nil, reply: nil, deadlineMs: record.deadlineMs, createdMs: now,
-                        client: client))))
-        records[record.id] = record
+        emit(.journal(store.accept(record, atMs: now)))
         guard lane.connected else {
             finalize(
                 record,
@@ -130,7 +122,27 @@ extension Correlator {
     /// Handles a command whose id is already known: joins it in flight, replays its stored reply, or
     /// rejects different content under the same id. Returns false when the id is new.
     private func joinKnown(_ command: Command, from target: ReplyTarget) -> Bool {
-        if let record = records[command.id] {
+        let known: CommandStore.Known?
+        do {
+            known = try store.find(id: command.id)
+        } catch {
+            // Not knowing whether the id is new must never make a second terminal request.
+            logger.error("journal read failed", metadata: ["id": "\(command.id)", "error": "\(error)"])
+            var lane: String?
+            if case .terminal(let terminal) = command.body { lane = terminal.lane }
+            reject(
+                Rejection(
+                    .journalUnavailable,
+                    "the journal cannot be read, so whether id \(command.id) is new is not known; it was not sent; "
+                        + "try again later",
+                    id: command.id, lane: lane, action: command.action),
+                to: target)
+            return true
+        }
+        switch known {
+        case nil:
+            return false
+        case .outstanding(let record):
             guard record.fingerprint == command.fingerprint else {
                 reject(conflict(command), to: target)
                 return true
@@ -146,37 +158,14 @@ extension Correlator {
             }
             record.waiters.append(target)
             return true
-        }
-        let stored: StoredCommand?
-        if let recent = finalizedSinceCommit[command.id] {
-            stored = recent
-        } else if !journal.mayHold(id: command.id) {
-            stored = nil  // never journaled: certainly new, and no read on the loop thread
-        } else {
-            do {
-                stored = try journal.command(id: command.id)
-            } catch {
-                // Not knowing whether the id is new must never make a second terminal request.
-                logger.error("journal read failed", metadata: ["id": "\(command.id)", "error": "\(error)"])
-                var lane: String?
-                if case .terminal(let terminal) = command.body { lane = terminal.lane }
-                reject(
-                    Rejection(
-                        .journalUnavailable,
-                        "the journal cannot be read, so whether id \(command.id) is new is not known; it was not sent; "
-                            + "try again later",
-                        id: command.id, lane: lane, action: command.action),
-                    to: target)
+        case .finished(let stored):
+            guard stored.fingerprint == command.fingerprint else {
+                reject(conflict(command), to: target)
                 return true
             }
-        }
-        guard let stored else { return false }
-        guard stored.fingerprint == command.fingerprint else {
-            reject(conflict(command), to: target)
+            if let text = stored.reply, target != .pull { emit(.reply(target, Array(text.utf8))) }
             return true
         }
-        if let text = stored.reply, target != .pull { emit(.reply(target, Array(text.utf8))) }
-        return true
     }
 
     private func conflict(_ command: Command) -> Rejection {
@@ -189,10 +178,10 @@ extension Correlator {
 
     /// The loop could not hand a URL to the lane's link: it never left, so the command is undeliverable.
     func sendFailed(lane laneId: String, recordId: String) {
-        guard let record = records[recordId] else { return }
-        if let saleId = record.lookupFor {
+        guard let record = store.record(id: recordId) else { return }
+        if case .recoveryLookup(let saleId) = record.purpose {
             logger.notice("transactionDetails look-up could not be sent", metadata: ["sale": "\(saleId)"])
-            records[recordId] = nil
+            store.forget(recordId)
             if lanes[laneId]?.current === record { lanes[laneId]?.current = nil }
             return
         }
@@ -204,8 +193,8 @@ extension Correlator {
 
     /// The loop handed a URL to the lane's link.
     func sent(recordId: String) {
-        guard let record = records[recordId], record.state == .accepted else { return }
+        guard let record = store.record(id: recordId), record.state == .accepted else { return }
         record.state = .forwarded
-        if record.lookupFor == nil { publishProgress(record, .forwarded) }
+        if !record.isRecoveryLookup { publishProgress(record, .forwarded) }
     }
 }

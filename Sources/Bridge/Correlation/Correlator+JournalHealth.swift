@@ -5,8 +5,7 @@ extension Correlator {
     /// they must never be sent. Each leaves memory and its senders are answered `journal_unavailable`.
     func rollBack(ids: Set<String>, because problem: String) {
         for id in ids {
-            finalizedSinceCommit[id] = nil
-            guard let record = records.removeValue(forKey: id) else { continue }
+            guard let record = store.rollBack(id) else { continue }
             if let lane = lanes[record.lane] {
                 if lane.current === record { lane.current = nil }
                 lane.aborts.removeAll { $0 === record }
@@ -22,6 +21,6 @@ extension Correlator {
     /// Forgets a command that ended in a turn whose journal write failed: it never left and was never
     /// journaled, so a repeat of its id is a new command.
     func forgetUnjournaled(_ id: String) {
-        finalizedSinceCommit[id] = nil
+        store.forgetUnjournaled(id)
     }
 }

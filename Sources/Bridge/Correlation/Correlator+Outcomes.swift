@@ -54,7 +54,7 @@ extension Correlator {
     }
 
     /// Completes `record`: journals the reply, answers every waiter, publishes the event, and lets the
-    /// record leave memory. `event` is `result` or `unknown`.
+    /// record leave memory (``CommandStore/finalize(_:outcome:reply:summary:late:atMs:)``). `event` is `result` or `unknown`.
     func finalize(_ record: CommandRecord, _ final: FinalOutcome, event: Topic.CommandEvent = .result) {
         var final = final
         if let requested = record.requested {
@@ -73,18 +73,13 @@ extension Correlator {
         let summary = ReplySummary(reply: reply, fingerprint: record.fingerprint)
         emit(
             .journal(
-                .final(
-                    id: record.id, outcome: final.outcome.rawValue, reply: text, summary: summary, late: final.late,
+                store.finalize(
+                    record, outcome: final.outcome.rawValue, reply: text, summary: summary, late: final.late,
                     atMs: now)))
         for waiter in record.waiters where waiter != .pull { emit(.reply(waiter, bytes)) }
         emit(
             .publish(
                 topic: .command(lane: record.lane, action: record.action.rawValue, event), body: .serialized(bytes)))
-        records[record.id] = nil
-        finalizedSinceCommit[record.id] = StoredCommand(
-            id: record.id, lane: record.lane, action: record.action.rawValue, fingerprint: record.fingerprint,
-            clientTransactionId: record.clientTransactionId, state: .final, outcome: final.outcome.rawValue,
-            reply: text, deadlineMs: nil, createdMs: now, client: record.client)
         if let lane = lanes[record.lane] {
             if lane.current === record { lane.current = nil }
             lane.aborts.removeAll { $0 === record }
@@ -114,14 +109,9 @@ extension Correlator {
         let summary = ReplySummary(reply: reply, fingerprint: stored.fingerprint)
         emit(
             .journal(
-                .final(
-                    id: stored.id, outcome: final.outcome.rawValue, reply: text, summary: summary, late: true,
-                    atMs: now)))
+                store.amend(
+                    stored, outcome: final.outcome.rawValue, reply: text, summary: summary, late: true, atMs: now)))
         emitEvent(.command(lane: lane, action: stored.action, .lateResult), reply)
-        var updated = stored
-        updated.outcome = final.outcome.rawValue
-        updated.reply = text
-        finalizedSinceCommit[stored.id] = updated
         lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
     }
 

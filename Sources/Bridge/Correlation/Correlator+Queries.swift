@@ -40,7 +40,7 @@ extension Correlator {
     func answerStatus(_ command: Command, ref: String, to target: ReplyTarget) {
         var result = JSONObject()
         result["ref"] = .string(ref)
-        if let record = records[ref], record.lookupFor == nil {
+        if let record = store.record(id: ref), !record.isRecoveryLookup {
             result["state"] = .string(record.state.rawValue)
             result["lane"] = .string(record.lane)
             result["action"] = .string(record.action.rawValue)
@@ -50,7 +50,7 @@ extension Correlator {
         }
         let stored: StoredCommand?
         do {
-            stored = try finalizedSinceCommit[ref] ?? journal.command(id: ref)
+            stored = try store.finished(id: ref)
         } catch {
             // Never `not_found` for an id the journal could not read: a caller would retry under it.
             logger.error("journal read failed", metadata: ["ref": "\(ref)", "error": "\(error)"])
@@ -95,7 +95,10 @@ extension Correlator {
         if let current = lane.current {
             var inFlight = JSONObject()
             inFlight["action"] = .string(current.action.rawValue)
-            inFlight["id"] = .string(current.lookupFor == nil ? current.id : "(look-up for \(current.lookupFor!))")
+            switch current.purpose {
+            case .client: inFlight["id"] = .string(current.id)
+            case .recoveryLookup(let saleId): inFlight["id"] = .string("(look-up for \(saleId))")
+            }
             inFlight["state"] = .string(current.state.rawValue)
             entry["inFlight"] = .object(inFlight)
         } else {

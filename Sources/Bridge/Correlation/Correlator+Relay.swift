@@ -88,9 +88,9 @@ extension Correlator {
     /// The outstanding command `ref` names on `lane`, or nil (counted and logged) when the relay names
     /// something that is not its lane's to decide.
     private func ownRecord(_ ref: String, frame: RelayMessage.Kind, lane: LaneState) -> CommandRecord? {
-        if let record = records[ref], record.lane == lane.id { return record }
+        if let record = store.record(id: ref), record.lane == lane.id { return record }
         lane.faults.foreignRefs += 1
-        let whose = records[ref].map { "a command of lane \($0.lane)" } ?? "no outstanding command"
+        let whose = store.record(id: ref).map { "a command of lane \($0.lane)" } ?? "no outstanding command"
         logger.warning(
             "relay named \(whose) in \(frame.rawValue); ignored (a relay speaks only for its own lane)",
             metadata: ["lane": "\(lane.id)", "ref": "\(Quote.short(ref))"])
@@ -101,7 +101,7 @@ extension Correlator {
         guard let record = ownRecord(ref, frame: .opened, lane: lane), record.state != .delivered else { return }
         record.state = .delivered
         record.mayHaveOpened = true
-        guard record.lookupFor == nil else { return }
+        guard !record.isRecoveryLookup else { return }
         publishProgress(record, .delivered)
         if record.action.spec.endsWhenOpened {
             finalize(
@@ -124,8 +124,8 @@ extension Correlator {
                 metadata: ["lane": "\(lane.id)", "id": "\(record.id)", "state": "\(record.state.rawValue)"])
             return
         }
-        if record.lookupFor != nil {
-            records[ref] = nil
+        if record.isRecoveryLookup {
+            store.forget(ref)
             if lane.current === record { lane.current = nil }
             return
         }

@@ -85,7 +85,7 @@ extension Correlator {
         let id = configuration.id
         let lane = LaneState(configuration: configuration)
         do {
-            lane.openBatch = try journal.openBatches()[id]
+            lane.openBatch = try store.openBatches()[id]
         } catch {
             logger.error("journal read failed", metadata: ["lane": "\(id)", "error": "\(error)"])
         }

@@ -25,13 +25,13 @@ extension Correlator {
                 .journalUnavailable, "the journal cannot be written (\(problem)); nothing was changed; try again later")
             return
         }
-        if let record = records[ref], record.lookupFor == nil {
+        if let record = store.record(id: ref), !record.isRecoveryLookup {
             refuse(.notUnknown, "\(ref) is still in flight (\(record.state.rawValue)); wait for its outcome")
             return
         }
         let found: StoredCommand?
         do {
-            found = try finalizedSinceCommit[ref] ?? journal.command(id: ref)
+            found = try store.finished(id: ref)
         } catch {
             logger.error("journal read failed", metadata: ["ref": "\(ref)", "error": "\(error)"])
             refuse(.journalUnavailable, "the journal cannot be read; \(ref) was not changed; try again later")
@@ -69,13 +69,9 @@ extension Correlator {
         let text = JSONValue.object(json).serializedString
         emit(
             .journal(
-                .final(
-                    id: stored.id, outcome: outcome.rawValue, reply: text,
+                store.amend(
+                    stored, outcome: outcome.rawValue, reply: text,
                     summary: ReplySummary(reply: json, fingerprint: stored.fingerprint), late: false, atMs: now)))
-        var updated = stored
-        updated.outcome = outcome.rawValue
-        updated.reply = text
-        finalizedSinceCommit[stored.id] = updated
         if let lane = stored.lane {
             lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
             emitEvent(.command(lane: lane, action: stored.action, .resolved), json)

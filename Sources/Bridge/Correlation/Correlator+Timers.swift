@@ -59,8 +59,8 @@ extension Correlator {
     }
 
     private func expire(_ record: CommandRecord, lane: LaneState) {
-        if record.lookupFor != nil {
-            records[record.id] = nil
+        if record.isRecoveryLookup {
+            store.forget(record.id)
             if lane.current === record { lane.current = nil }
             return
         }
@@ -87,8 +87,9 @@ extension Correlator {
         let timeout = lane.configuration.timeout(for: .transactionDetails)
         let record = CommandRecord(
             id: nextLookupId(for: saleId), lane: lane.id, action: .transactionDetails, clientTransactionId: ctid,
-            fingerprint: "", deadlineMs: nowMs() + Int64(timeout), waiters: [], lookupFor: saleId)
-        records[record.id] = record
+            fingerprint: "", deadlineMs: nowMs() + Int64(timeout), waiters: [], purpose: .recoveryLookup(saleId: saleId)
+        )
+        store.track(record)
         lane.current = record
         let url = RequestURL.build(terminal, lane: lane.configuration.settings)
         emit(

@@ -4,11 +4,12 @@ import Logging
 /// The heart of the bridge: it takes commands and relay frames, matches callbacks to what is in flight
 /// (PROTOCOL.md section 6), and decides replies, events and journal writes as ``Effect``s.
 ///
-/// It does no I/O itself apart from reading the journal for commands no longer in memory; the loop
-/// carries the effects out. It belongs to the loop's thread.
+/// It does no I/O itself: a command's state is asked of its ``CommandStore`` (memory, staged writes, the
+/// journal behind them), and the loop carries the effects out. It belongs to the loop's thread.
 final class Correlator {
     let configuration: BridgeConfiguration
-    let journal: Journal
+    /// Where every command's state lives: the correlator asks it and never reads or writes the journal itself.
+    let store: CommandStore
     let clock: any BridgeClock
     let logger: Logger
     let decoder: CommandDecoder
@@ -18,10 +19,6 @@ final class Correlator {
     var laneOrder: [String]
     /// Lanes a reload removed or changed, waiting to be idle (see ``settleLanes()``).
     var changingLanes: Set<String> = []
-    /// Every outstanding terminal command by id.
-    var records: [String: CommandRecord] = [:]
-    /// Commands that became final since the last journal commit, so an immediate repeat finds them.
-    var finalizedSinceCommit: [String: StoredCommand] = [:]
     var shuttingDown = false
     /// Why the journal cannot take new commands (a write failed, the file was deleted), or nil when it
     /// can. While set, terminal commands are refused `journal_unavailable`; queries are answered.
@@ -32,9 +29,9 @@ final class Correlator {
     private var effects: [Effect] = []
     private var lookupCounter = 0
 
-    init(configuration: BridgeConfiguration, journal: Journal, clock: any BridgeClock, logger: Logger) {
+    init(configuration: BridgeConfiguration, store: CommandStore, clock: any BridgeClock, logger: Logger) {
         self.configuration = configuration
-        self.journal = journal
+        self.store = store
         self.clock = clock
         self.logger = logger
         self.decoder = CommandDecoder(maxBytes: configuration.maxCommandBytes)
@@ -44,8 +41,8 @@ final class Correlator {
 
     /// Picks up what a previous run left outstanding, and the open batches.
     func restore() throws {
-        for (lane, batch) in try journal.openBatches() { lanes[lane]?.openBatch = batch }
-        for stored in try journal.outstanding() {
+        for (lane, batch) in try store.openBatches() { lanes[lane]?.openBatch = batch }
+        for stored in try store.outstandingInJournal() {
             guard let laneId = stored.lane, let lane = lanes[laneId],
                 let action = TerminalAction(rawValue: stored.action)
             else {
@@ -56,14 +53,14 @@ final class Correlator {
             }
             let record = CommandRecord(
                 id: stored.id, lane: laneId, action: action, clientTransactionId: stored.clientTransactionId,
-                fingerprint: stored.fingerprint, deadlineMs: stored.deadlineMs ?? clock.nowMs(), waiters: [])
+                fingerprint: stored.fingerprint, deadlineMs: stored.deadlineMs ?? clock.nowMs(), waiters: [],
+                purpose: .client(name: stored.client))
             record.state = .forwarded
             record.mayHaveOpened = true
-            record.client = stored.client
             if RequestedAmounts.checkedActions.contains(action) {
                 record.requested = RequestedAmounts(fingerprint: stored.fingerprint)
             }
-            records[record.id] = record
+            store.track(record)
             if action == .abort {
                 lane.aborts.append(record)
             } else if lane.current == nil {
@@ -75,7 +72,9 @@ final class Correlator {
                 lane.aborts.append(record)
             }
         }
-        if !records.isEmpty { logger.info("restored outstanding commands", metadata: ["count": "\(records.count)"]) }
+        if store.recordCount > 0 {
+            logger.info("restored outstanding commands", metadata: ["count": "\(store.recordCount)"])
+        }
     }
 
     /// The effects decided since the last call, in order.
@@ -88,10 +87,10 @@ final class Correlator {
     var hasEffects: Bool { !effects.isEmpty }
 
     /// The loop calls this after each journal commit.
-    func journalCommitted() { finalizedSinceCommit.removeAll(keepingCapacity: true) }
+    func journalCommitted() { store.committed() }
 
     /// Commands still waiting on a terminal (the bridge's own look-ups excluded).
-    var outstandingCount: Int { records.values.lazy.filter { $0.lookupFor == nil }.count }
+    var outstandingCount: Int { store.outstandingCount }
 
     func emit(_ effect: Effect) { effects.append(effect) }
 

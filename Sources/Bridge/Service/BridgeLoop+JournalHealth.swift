@@ -12,7 +12,7 @@ extension BridgeLoop {
         for case .insert(let row) in entries { newIds.insert(row.id) }
         // New commands still in flight are rolled back; those the turn already ended (undeliverable: they
         // never left either) keep their reply, which is true without the journal, and lose the rest.
-        let inFlight = newIds.filter { correlator.records[$0] != nil }
+        let inFlight = newIds.filter { correlator.store.record(id: $0) != nil }
         let ended = newIds.subtracting(inFlight)
         var immediate: [Effect] = []
         var kept: [Effect] = []

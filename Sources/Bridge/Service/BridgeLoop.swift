@@ -60,7 +60,9 @@ final class BridgeLoop {
         self.logger = logger
         self.clock = clock
         journal = try Journal(path: configuration.journal, sync: configuration.journalSync)
-        correlator = Correlator(configuration: configuration, journal: journal, clock: clock, logger: logger)
+        correlator = Correlator(
+            configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
+            logger: logger)
         let security = configuration.security
         correlator.mayResolve = { Self.mayResolve($0, security: security, zap: zap) }
         retention = configuration.journalRetentionDays.map { JournalRetention(days: $0, startMs: clock.nowMs()) }

@@ -1,0 +1,139 @@
+import InterApp
+import Logging
+
+/// The one home of a command's state: the commands in flight (in memory), the commands finished since
+/// the last journal commit (staged), and the journal behind them.
+///
+/// The correlator asks the store and never the journal. Writes are staged: each one changes the store's
+/// memory at once and returns the ``JournalEntry`` the loop commits before anything of the turn leaves,
+/// so a look-up made later in the same turn, or in a turn whose commit is still to come, already sees it
+/// (read-your-writes). It belongs to the loop's thread.
+final class CommandStore {
+    private let journal: Journal
+    private let logger: Logger
+    /// Every outstanding terminal command by id, the bridge's own look-ups included.
+    private var records: [String: CommandRecord] = [:]
+    /// Commands that became final since the last journal commit, so an immediate repeat finds them.
+    private var finalizedSinceCommit: [String: StoredCommand] = [:]
+
+    init(journal: Journal, logger: Logger) {
+        self.journal = journal
+        self.logger = logger
+    }
+
+    /// What ``find(id:)`` knows of an id.
+    enum Known {
+        /// A command in flight (a client's or the bridge's own look-up).
+        case outstanding(CommandRecord)
+        /// A command that ended: staged this turn, or read from the journal.
+        case finished(StoredCommand)
+    }
+
+    // MARK: Reads
+
+    /// The outstanding command `id`, from memory.
+    func record(id: String) -> CommandRecord? { records[id] }
+
+    /// Outstanding client commands (the bridge's own look-ups excluded).
+    var outstandingCount: Int { records.values.lazy.filter { !$0.isRecoveryLookup }.count }
+
+    /// Every outstanding command, the bridge's own look-ups included.
+    var recordCount: Int { records.count }
+
+    /// Everything known of `id`: in flight, finished this turn, or journaled. The known-id filter answers
+    /// a new id (nearly every id) without reading the journal.
+    ///
+    /// - Throws: when the journal cannot be read: whether `id` is new is then not known.
+    func find(id: String) throws -> Known? {
+        if let record = records[id] { return .outstanding(record) }
+        if let recent = finalizedSinceCommit[id] { return .finished(recent) }
+        guard journal.mayHold(id: id) else { return nil }  // never journaled: certainly new, no read
+        return try journal.command(id: id).map(Known.finished)
+    }
+
+    /// The command `id` as it stands once out of memory: finished this turn, or as journaled (outstanding
+    /// ones included). Always reads the journal when not staged, so a journal that cannot be read throws
+    /// rather than answering "none".
+    func finished(id: String) throws -> StoredCommand? {
+        if let recent = finalizedSinceCommit[id] { return recent }
+        return try journal.command(id: id)
+    }
+
+    /// The finished sale a late callback completes (see ``Journal/lateSale(lane:clientTransactionId:success:)``):
+    /// a success completes any sale that did not end in success, anything else only an `unknown` one. Nil,
+    /// logged, when the journal cannot be read.
+    func lateSale(lane: String, clientTransactionId: String, success: Bool) -> StoredCommand? {
+        func completes(_ stored: StoredCommand) -> Bool {
+            success ? stored.outcome != Outcome.success.rawValue : stored.outcome == Outcome.unknown.rawValue
+        }
+        if let recent = finalizedSinceCommit.values.first(where: {
+            $0.lane == lane && $0.clientTransactionId == clientTransactionId
+                && $0.action == TerminalAction.sale.rawValue && completes($0)
+        }) {
+            return recent
+        }
+        do {
+            return try journal.lateSale(lane: lane, clientTransactionId: clientTransactionId, success: success)
+        } catch {
+            logger.error("journal read failed", metadata: ["lane": "\(lane)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Every command the journal holds as not final, oldest first: what a restart picks up again.
+    func outstandingInJournal() throws -> [StoredCommand] { try journal.outstanding() }
+
+    /// Every lane's open batch, as journaled.
+    func openBatches() throws -> [String: OpenBatch] { try journal.openBatches() }
+
+    // MARK: Staged writes
+
+    /// Takes a new client command into memory and returns its journal insert.
+    func accept(_ record: CommandRecord, atMs now: Int64) -> JournalEntry {
+        records[record.id] = record
+        return .insert(StoredCommand(record, createdMs: now))
+    }
+
+    /// Keeps in memory a command that is not journaled anew: one restored from the journal, or the
+    /// bridge's own look-up (never journaled).
+    func track(_ record: CommandRecord) { records[record.id] = record }
+
+    /// Lets a command leave memory with no outcome: the bridge's own look-up, answered or given up.
+    func forget(_ id: String) { records[id] = nil }
+
+    /// Ends `record`: it leaves memory, its outcome is staged for the next look-ups, and its journal
+    /// write is returned.
+    func finalize(
+        _ record: CommandRecord, outcome: String, reply: String, summary: ReplySummary, late: Bool, atMs now: Int64
+    ) -> JournalEntry {
+        records[record.id] = nil
+        finalizedSinceCommit[record.id] = StoredCommand(record, createdMs: now, final: (outcome, reply))
+        return .final(id: record.id, outcome: outcome, reply: reply, summary: summary, late: late, atMs: now)
+    }
+
+    /// Gives a command that already ended a new outcome or reply (a late result, a look-up's details, a
+    /// resolve): staged for the next look-ups, and its journal write returned.
+    func amend(
+        _ stored: StoredCommand, outcome: String, reply: String, summary: ReplySummary, late: Bool, atMs now: Int64
+    ) -> JournalEntry {
+        var updated = stored
+        updated.outcome = outcome
+        updated.reply = reply
+        finalizedSinceCommit[stored.id] = updated
+        return .final(id: stored.id, outcome: outcome, reply: reply, summary: summary, late: late, atMs: now)
+    }
+
+    /// The loop committed the journal: what was staged is now in it.
+    func committed() { finalizedSinceCommit.removeAll(keepingCapacity: true) }
+
+    /// Undoes a command accepted in a turn whose journal commit failed: it leaves memory and the staged
+    /// outcomes. Returns it when it was still in flight.
+    func rollBack(_ id: String) -> CommandRecord? {
+        finalizedSinceCommit[id] = nil
+        return records.removeValue(forKey: id)
+    }
+
+    /// Forgets a command that ended in a turn whose journal write failed: it was never journaled, so a
+    /// repeat of its id is a new command.
+    func forgetUnjournaled(_ id: String) { finalizedSinceCommit[id] = nil }
+}
