@@ -18,25 +18,24 @@ struct JournalUnderLoadTests {
         let bridge = try CLIBridge(lanes: [CLIBridge.lane()])
         let journal = bridge.folder.appendingPathComponent("journal.sqlite").path
         let load = ClosedLoopSales(endpoint: bridge.bound.command, lane: "lane-1")
-        var exports: [(via: String, rows: [ExportedRow])] = []
+        var exports: [(via: String, rows: [ExportedRow], answeredBefore: Set<String>)] = []
+        var answeredDuringExports = 0
         for round in 1...4 {
             #expect(load.waitForReplies(round * Self.salesBetween), "the load stalled: \(load.failure ?? "")")
-            let child = try ChildProcess(["journal", "export", "--journal", journal, "--format", "jsonl"])
+            let format = round % 2 == 1 ? "jsonl" : "csv"
+            let answeredBefore = Set(load.received.keys)
+            let child = try ChildProcess(["journal", "export", "--journal", journal, "--format", format])
             #expect(child.waitForExit(timeout: 30) == 0, "\(child.errorOutput)")
-            let lines = child.output.split(separator: "\n", omittingEmptySubsequences: false)
-            var rows: [ExportedRow] = []
-            for line in lines where !line.isEmpty {
-                let row = ExportedRow(jsonLine: String(line))
-                #expect(row != nil, "an exported line does not parse: \(line)")
-                if let row { rows.append(row) }
-            }
-            exports.append(("the command, round \(round)", rows))
+            answeredDuringExports += load.received.count - answeredBefore.count
+            exports.append(
+                ("the command (\(format)), round \(round)", Self.rows(child.output, format: format), answeredBefore))
             // The export API the command uses, a few rows a read transaction: many snapshots in one export.
+            let answeredBeforePaged = Set(load.received.keys)
             var paged: [ExportedRow] = []
             _ = try JournalExport.forEachFinished(path: journal, fromMs: nil, toMs: nil, rowsPerRead: 7) {
                 paged.append(ExportedRow($0))
             }
-            exports.append(("the API by 7 rows, round \(round)", paged))
+            exports.append(("the API by 7 rows, round \(round)", paged, answeredBeforePaged))
         }
         let answered = load.stop()
         #expect(load.failure == nil, "\(load.failure ?? "")")
@@ -46,8 +45,9 @@ struct JournalUnderLoadTests {
         )
 
         var previous: Set<String> = []
-        for (via, rows) in exports {
+        for (via, rows, answeredBefore) in exports {
             let ids = rows.map(\.id)
+            #expect(answeredBefore.isSubset(of: Set(ids)), "\(via) lacks commands answered before it began")
             #expect(Set(ids).count == ids.count, "\(via): an id exported twice")
             // One client, one sale at a time: a snapshot holds exactly the first N sales, with no gap.
             #expect(
@@ -65,9 +65,71 @@ struct JournalUnderLoadTests {
             #expect(previous.isSubset(of: Set(ids)), "\(via) lost ids an earlier export held")
             previous = Set(ids)
         }
-        #expect(
-            (exports.last?.rows.count ?? 0) > (exports.first?.rows.count ?? 0),
-            "the exports did not run while sales were taken")
+        #expect(answeredDuringExports > 0, "no sale was answered while an export ran")
+    }
+
+    /// The rows of an export's output; an expectation fails for any row that does not parse.
+    private static func rows(_ output: String, format: String) -> [ExportedRow] {
+        var rows: [ExportedRow] = []
+        if format == "jsonl" {
+            for line in output.split(separator: "\n") {
+                let row = ExportedRow(jsonLine: String(line))
+                #expect(row != nil, "an exported line does not parse: \(line)")
+                if let row { rows.append(row) }
+            }
+            return rows
+        }
+        let records = csvRecords(output)
+        #expect(records.first == ExportedCommand.fieldNames, "the CSV header: \(records.first ?? [])")
+        for record in records.dropFirst() {
+            #expect(record.count == ExportedCommand.fieldNames.count, "a CSV row of \(record.count) fields: \(record)")
+            let fields = Dictionary(uniqueKeysWithValues: zip(ExportedCommand.fieldNames, record))
+            let row = ExportedRow(csv: fields)
+            #expect(row != nil, "a CSV row does not parse: \(record)")
+            if let row { rows.append(row) }
+        }
+        return rows
+    }
+
+    /// RFC 4180 records: fields split at commas, quoted fields with doubled quotes, CRLF line ends.
+    private static func csvRecords(_ text: String) -> [[String]] {
+        var records: [[String]] = []
+        var record: [String] = []
+        var field = ""
+        var quoted = false
+        var characters = Array(text)[...]
+        while let character = characters.popFirst() {
+            if quoted {
+                if character == "\"" {
+                    if characters.first == "\"" {
+                        field.append("\"")
+                        characters.removeFirst()
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    field.append(character)
+                }
+                continue
+            }
+            switch character {
+            case "\"": quoted = true
+            case ",":
+                record.append(field)
+                field = ""
+            case "\r\n", "\n":
+                record.append(field)
+                records.append(record)
+                record = []
+                field = ""
+            default: field.append(character)
+            }
+        }
+        if !field.isEmpty || !record.isEmpty {
+            record.append(field)
+            records.append(record)
+        }
+        return records
     }
 
     @Test("a backup taken during the load opens, is intact, and holds every command answered before it began")
@@ -136,6 +198,23 @@ struct ExportedRow: Equatable {
         action = object["action"]?.stringValue
         outcome = object["outcome"]?.stringValue
         amount = object["amount"]?.intValue
+    }
+
+    /// A CSV row by its header's names (an empty field is absent); nil without an id or with an amount
+    /// that is not a number.
+    init?(csv fields: [String: String]) {
+        func value(_ name: String) -> String? { fields[name].flatMap { $0.isEmpty ? nil : $0 } }
+        guard let id = value("id") else { return nil }
+        self.id = id
+        lane = value("lane")
+        action = value("action")
+        outcome = value("outcome")
+        if let text = value("amount") {
+            guard let number = Int(text) else { return nil }
+            amount = number
+        } else {
+            amount = nil
+        }
     }
 
     init(_ command: ExportedCommand) {
