@@ -22,6 +22,8 @@ struct SendCommand: ParsableCommand {
               vivabridge send capture_pre_auth --lane lane-1 --order-code 1091159196000136 --amount 62.40
               vivabridge send unreferenced_refund --lane lane-1 --amount 5.00
               vivabridge send status --ref cli-1717171717171-3fa2
+              vivabridge send resolve --ref cli-1717171717171-3fa2 --outcome success \\
+                  --note "approved in Viva's back office"    (an unknown command, closed by hand)
               vivabridge send lanes
               vivabridge send sale --lane lane-1 --amount 20.00 \\
                   --param withInstallments=true --param preferredInstallments=3
@@ -30,9 +32,12 @@ struct SendCommand: ParsableCommand {
             So 12 is 12 cents. The simulated lanes decline amounts ending in 51.
 
             Exit status, by the reply's outcome:
-              0   success, nothing_to_abort; every answered query (status, lanes, ping)
+              0   success, nothing_to_abort; every answered query (status, lanes, ping);
+                  a resolve the bridge took (whichever outcome it gave the command)
               1   failure, aborted, superseded
-              2   rejected: the bridge refused the command (see its error code)
+              2   rejected: the bridge refused the command (see its error code); a resolve
+                  of a command that is not unknown (not_unknown), or without the admin role
+                  when the bridge has security (not_allowed)
               3   undeliverable: the terminal is not connected; retry under a new id
               4   unknown: the deadline passed with no callback; the payment may have
                   happened: ask `send status --ref ID` later
@@ -85,8 +90,18 @@ struct SendCommand: ParsableCommand {
     @Option(help: "batch close: the batch's id (a UUID).")
     var batchId: String?
 
-    @Option(help: "status: the id of the command to look up.")
+    @Option(help: "status: the id of the command to look up; resolve: the id of the unknown command to close.")
     var ref: String?
+
+    @Option(
+        name: .customLong("outcome"),
+        help: ArgumentHelp(
+            "resolve: how the unknown command ended, as the terminal or Viva's back office shows it.",
+            valueName: "success|failure"))
+    var resolvedOutcome: String?
+
+    @Option(help: "resolve: how the outcome was found out (1 to 1000 bytes), journaled with it.")
+    var note: String?
 
     @Option(help: "This command's deadline in milliseconds (1000 to 600000), instead of the bridge's.")
     var timeoutMs: Int?
@@ -128,7 +143,10 @@ struct SendCommand: ParsableCommand {
         if json {
             WatchTerminal.write(String(decoding: reply.bytes, as: UTF8.self) + "\n")
         } else {
-            WatchTerminal.write(SendReport.render(reply.object, width: WatchTerminal.width))
+            WatchTerminal.write(
+                action == .resolve
+                    ? SendReport.renderResolve(reply.object)
+                    : SendReport.render(reply.object, width: WatchTerminal.width))
         }
         let code = SendReport.exitCode(outcome: reply.object["outcome"]?.stringValue)
         if code != 0 { throw ExitCode(code) }
@@ -150,13 +168,14 @@ struct SendCommand: ParsableCommand {
     }
 }
 
-/// What `send` can ask: the terminal actions and the three bridge queries.
+/// What `send` can ask: the terminal actions, the three bridge queries, and `resolve` (an `unknown`
+/// command closed by hand; the `admin` role when the bridge has security).
 enum SendAction: String, CaseIterable, ExpressibleByArgument {
     case sale, cancel, abort, batch, transactionDetails, reprint, foreground
     case preAuth = "pre_auth"
     case capturePreAuth = "capture_pre_auth"
     case unreferencedRefund = "unreferenced_refund"
-    case status, lanes, ping
+    case status, lanes, ping, resolve
 
     /// The terminal action, or nil for a query.
     var terminalAction: TerminalAction? { TerminalAction(rawValue: rawValue) }
@@ -197,12 +216,18 @@ extension SendCommand {
             }
             command[key] = value
         }
-        if action == .status {
-            guard let ref else { throw ValidationError("status needs --ref, the id of the command to look up") }
+        if action == .status || action == .resolve {
+            guard let ref else {
+                throw ValidationError(
+                    action == .status
+                        ? "status needs --ref, the id of the command to look up"
+                        : "resolve needs --ref, the id of the unknown command to close")
+            }
             command["ref"] = .string(ref)
         } else if ref != nil {
-            throw ValidationError("--ref applies only to status")
+            throw ValidationError("--ref applies only to status and resolve")
         }
+        try addResolution(to: &command)
         if let timeoutMs {
             guard spec != nil else { throw ValidationError("--timeout-ms applies only to terminal actions") }
             command["timeoutMs"] = .number(JSONNumber(timeoutMs))
@@ -223,6 +248,32 @@ extension SendCommand {
             }
         }
         return command
+    }
+
+    /// `resolve`'s `outcome` and `note`, checked as the bridge checks them; `--outcome` and `--note` are
+    /// refused on any other action.
+    func addResolution(to command: inout JSONObject) throws {
+        guard action == .resolve else {
+            if resolvedOutcome != nil || note != nil {
+                throw ValidationError("--outcome and --note apply only to resolve")
+            }
+            return
+        }
+        guard let resolvedOutcome else {
+            throw ValidationError(
+                "resolve needs --outcome success|failure: how the command ended, as the terminal or Viva's back "
+                    + "office shows it")
+        }
+        guard ["success", "failure"].contains(resolvedOutcome) else {
+            throw ValidationError("--outcome \(resolvedOutcome): give success or failure")
+        }
+        command["outcome"] = .string(resolvedOutcome)
+        if let note {
+            guard (1...1000).contains(note.utf8.count) else {
+                throw ValidationError("--note is 1 to 1000 bytes (it has \(note.utf8.count))")
+            }
+            command["note"] = .string(note)
+        }
     }
 
     /// `key=value` split at its first `=`; nil without one or with an empty key.
