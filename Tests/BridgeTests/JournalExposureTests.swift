@@ -16,7 +16,9 @@ struct JournalExposureTests {
         _ = FileManager.default.createFile(atPath: journal, contents: nil, attributes: [.posixPermissions: 0o644])
 
         let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", platform: .ios)], journalFolder: folder)
-        let warning = harness.logs.text.split(separator: "\n").first { $0.contains("the journal can be read by users other than") }
+        let warning = harness.logs.text.split(separator: "\n").first {
+            $0.contains("the journal can be read by users other than")
+        }
         #expect(warning?.contains("\(journal) (0644)") == true, "\(harness.logs.text)")
         #expect(warning?.contains("chmod 600 \(journal)") == true)
     }
