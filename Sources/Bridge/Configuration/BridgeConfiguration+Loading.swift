@@ -6,7 +6,7 @@ extension BridgeConfiguration {
     static let topLevelKeys: [String] = [
         "command", "commandPull", "events", "journal", "journalSync", "terminal", "lanes", "maxCommandBytes",
         "abortGraceMs", "shutdownGraceMs", "heartbeatIntervalMs", "heartbeatTimeoutMs", "heartbeatEventMs",
-        "batchExpiryHours", "log", "security", "insecure",
+        "batchExpiryHours", "log", "security", "insecure", "http",
     ]
     /// The keys of `log:`.
     static let logKeys: [String] = ["level", "format"]

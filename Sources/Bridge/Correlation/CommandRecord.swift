@@ -29,6 +29,9 @@ final class CommandRecord {
     var requested: RequestedAmounts?
     /// The admitted client that sent it first; nil on plain sockets.
     var client: String?
+    /// When the bridge received it (nil for a command restored after a restart): for its duration metric
+    /// and the age the lanes page shows.
+    var receivedMs: Int64?
     /// The URL to send; it holds the merchant key, so it lives in memory only, until it is sent.
     var pendingURL: String?
 

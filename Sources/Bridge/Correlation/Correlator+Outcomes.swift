@@ -38,6 +38,7 @@ extension Correlator {
 
     /// Answers a rejected command: to its sender, or as an event when it came on the PULL socket.
     func reject(_ rejection: Rejection, to target: ReplyTarget) {
+        metrics.command(action: rejection.action, outcome: .rejected, code: rejection.code, elapsedMs: 0)
         let reply = rejection.reply
         switch target {
         case .router: emitReply(target, reply)
@@ -58,6 +59,11 @@ extension Correlator {
             logger.notice(
                 "\(record.action.rawValue) ended \(final.outcome.rawValue)",
                 metadata: ["id": "\(record.id)", "lane": "\(record.lane)", "why": "\(final.message ?? "-")"])
+        }
+        if record.lookupFor == nil {
+            metrics.command(
+                action: record.action.rawValue, outcome: final.outcome,
+                elapsedMs: record.receivedMs.map { nowMs() - $0 }, times: record.waiters.count)
         }
         let reply = Self.replyObject(
             id: record.id, lane: record.lane, action: record.action.rawValue, client: record.client, final)

@@ -23,10 +23,16 @@ final class Correlator {
     /// Why the journal cannot take new commands (a write failed, the file was deleted), or nil when it
     /// can. While set, terminal commands are refused `journal_unavailable`; queries are answered.
     var journalProblem: String?
+    /// Counts commands and callbacks for `/metrics`.
+    let metrics: LoopMetrics
     private var effects: [Effect] = []
     private var lookupCounter = 0
 
-    init(configuration: BridgeConfiguration, journal: Journal, clock: any BridgeClock, logger: Logger) {
+    init(
+        configuration: BridgeConfiguration, journal: Journal, clock: any BridgeClock, logger: Logger,
+        metrics: LoopMetrics
+    ) {
+        self.metrics = metrics
         self.configuration = configuration
         self.journal = journal
         self.clock = clock
@@ -54,6 +60,7 @@ final class Correlator {
             record.state = .forwarded
             record.mayHaveOpened = true
             record.client = stored.client
+            record.receivedMs = stored.createdMs
             if action == .sale { record.requested = RequestedAmounts(fingerprint: stored.fingerprint) }
             records[record.id] = record
             if action == .abort {

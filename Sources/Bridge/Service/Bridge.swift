@@ -22,6 +22,12 @@ public final class Bridge: Sendable {
     private let pulse = LoopPulse()
     /// Admits CURVE clients by the allow-list; nil without `security`. Started before any socket binds.
     private let zap: ZAPHandler?
+    /// The bridge's Prometheus metrics (`/metrics`).
+    public let metrics: BridgeMetrics
+    /// Its phase, epoch and lane links, as the loop last published them (`/readyz`).
+    public let live: LiveState
+    /// The events the loop built, for in-process readers (`/events`); see ``makeTapSubscriber()``.
+    public let tap = EventTap()
 
     /// Prepares a bridge; nothing is bound until ``start()``.
     public init(configuration: BridgeConfiguration, clock: any BridgeClock = SystemBridgeClock(), logger: Logger)
@@ -32,7 +38,12 @@ public final class Bridge: Sendable {
         self.logger = logger
         context = try Context(ioThreads: 1, maxSockets: Int32(max(1024, configuration.lanes.count * 3 + 64)))
         control = ControlChannel(endpoint: "inproc://vivabridge-control-\(UUID().uuidString)")
-        zap = try BridgeLoop.startZAP(configuration.security, context: context, logger: logger)
+        let metrics = BridgeMetrics(lanes: configuration.lanes.map(\.id))
+        self.metrics = metrics
+        live = LiveState(laneIds: configuration.lanes.map(\.id))
+        zap = try BridgeLoop.startZAP(
+            configuration.security, context: context, logger: logger,
+            onRefused: { metrics.clientsRefused.increment() })
     }
 
     /// Replaces the client allow-list (a SIGHUP reload): a removed client is refused from its next
@@ -60,13 +71,14 @@ public final class Bridge: Sendable {
         let finished = finished
         let state = state
         let pulse = pulse
+        let observation = Observation(metrics: metrics, live: live, tap: tap)
         let thread = Thread {
             defer { finished.signal() }
             let loop: BridgeLoop
             do {
                 loop = try BridgeLoop(
                     context: context, configuration: configuration, controlEndpoint: endpoint, clock: clock,
-                    logger: logger, pulse: pulse)
+                    logger: logger, pulse: pulse, observation: observation)
             } catch {
                 outcome.set(.failure(error))
                 ready.signal()
@@ -142,6 +154,19 @@ public final class Bridge: Sendable {
     /// once a second, idle or not). False before it starts and after it ends. For a watchdog.
     public func isResponsive(withinMilliseconds milliseconds: Int) -> Bool {
         pulse.turned(withinMilliseconds: milliseconds)
+    }
+
+    /// Asks the loop for a `lanes` snapshot on the tap (``EventTap``), in order with the events.
+    public func requestLanesSnapshot() { control.send("lanes") }
+
+    /// A SUB socket on the tap, in the bridge's ZeroMQ context, subscribed to everything. Close it before
+    /// ``wait()`` returns: the context ends only once every socket in it is closed (a blocked call on it
+    /// fails with `ETERM` meanwhile).
+    public func makeTapSubscriber() throws -> Socket {
+        let socket = try Socket(context, .sub)
+        try socket.subscribe("")
+        try socket.connect(tap.endpoint)
+        return socket
     }
 
     /// The error that ended the bridge's loop, if it failed.

@@ -42,23 +42,33 @@ final class BridgeLoop {
     private let laneBase: Int
     let bound: BoundEndpoints
     private let pulse: LoopPulse
+    let observation: Observation
+    let metrics: LoopMetrics
+    /// The inproc PUB socket of ``EventTap``: the events already built, for in-process readers.
+    let tapSocket: Socket
 
     init(
         context: Context, configuration: BridgeConfiguration, controlEndpoint: String, clock: any BridgeClock,
-        logger: Logger, pulse: LoopPulse
+        logger: Logger, pulse: LoopPulse, observation: Observation
     ) throws {
         self.pulse = pulse
+        self.observation = observation
+        metrics = LoopMetrics(observation.metrics)
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
         journal = try Journal(path: configuration.journal, sync: configuration.journalSync)
-        correlator = Correlator(configuration: configuration, journal: journal, clock: clock, logger: logger)
+        correlator = Correlator(
+            configuration: configuration, journal: journal, clock: clock, logger: logger, metrics: metrics)
         try correlator.restore()
 
         Self.warnIfInsecure(configuration, logger: logger)
         if let exposure = Journal.exposureWarning(of: configuration.journal) { logger.warning("\(exposure)") }
         control = try Socket(context, .pair)
         try control.bind(controlEndpoint)
+        tapSocket = try Socket(context, .pub)
+        try tapSocket.setSendHighWaterMark(Self.eventsPerSubscriber)
+        try tapSocket.bind(observation.tap.endpoint)
         commands = try Socket(context, .router)
         try Self.secure(commands, configuration.security, role: .commands)
         try commands.setRouterMandatory(true)
@@ -84,6 +94,7 @@ final class BridgeLoop {
             command: try commands.lastEndpoint, events: try events.lastEndpoint, commandPull: try pull?.lastEndpoint)
         // Only a bridge that bound every endpoint counts as a start: a failed start leaves the epoch alone.
         stamper = EventStamper(epoch: try journal.nextEpoch())
+        observation.live.set(epoch: stamper.epoch)
 
         poller.add(control)
         poller.add(commands)
@@ -135,7 +146,10 @@ final class BridgeLoop {
         defer {
             pulse.end()
             closeAll()
+            observation.live.set(.stopped)
         }
+        observation.live.set(.ready)
+        sampleGauges()
         var running = true
         while running {
             pulse.beat()
@@ -165,6 +179,7 @@ final class BridgeLoop {
                 lastTickMs = now
                 correlator.tick()
                 checkJournalHealth()
+                sampleGauges()
             }
             carryOutEffects()
             if now - lastHeartbeatMs >= Int64(configuration.heartbeatEventMs) {
@@ -222,11 +237,14 @@ final class BridgeLoop {
             case "shutdown":
                 if shutdownDeadlineMs == nil {
                     correlator.shuttingDown = true
+                    observation.live.set(.draining)
                     shutdownDeadlineMs = clock.nowMs() + Int64(configuration.shutdownGraceMs)
                     logger.info("shutting down", metadata: ["outstanding": "\(correlator.outstandingCount)"])
                 }
             case "stop":
                 return false
+            case "lanes":
+                publishSnapshot()
             default:
                 lastTickMs = 0
             }
@@ -249,11 +267,15 @@ final class BridgeLoop {
     }
 
     private func readMonitor(_ link: LaneLink, socketIndex: Int) {
+        let offset = (socketIndex - laneBase) / 2
         while let event = try? link.monitor.receiveMonitorEvent(wait: false) {
             switch event.kind {
-            case .handshakeSucceeded: correlator.linkUp(link.lane)
+            case .handshakeSucceeded:
+                correlator.linkUp(link.lane)
+                observeLink(link.lane, offset: offset)
             case .disconnected:
                 correlator.linkDown(link.lane)
+                observeLink(link.lane, offset: offset)
                 remake(link, socketIndex: socketIndex)
                 return
             default: break
@@ -289,6 +311,7 @@ final class BridgeLoop {
         commands.close()
         pull?.close()
         events.close()
+        tapSocket.close()
         control.close()
         journal.close()
     }

@@ -1,0 +1,1 @@
+enum LanesPage { static let html = "<!doctype html><title>vivabridge</title>" }
