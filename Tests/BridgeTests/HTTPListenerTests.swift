@@ -66,6 +66,13 @@ struct HTTPListenerTests {
         try client.connect(bound.command)
         try client.send([Array(saleJSON(id: "held", lane: "lane-1", amount: 100).utf8)])
         #expect(simulator.waitForPhase(lane: "lane-1", .cardPresentment, timeout: .seconds(10)))
+        // The lanes page shows the age of what is in flight: `since` in the `lanes` answer.
+        try client.setReceiveTimeout(10_000)
+        try client.send([Array(#"{"id":"q","action":"lanes"}"#.utf8)])
+        let lanesReply = try BridgeHarness.object(try #require(try client.receive()).last!)
+        let inFlight = lanesReply.object("result")?["lanes"]?.arrayValue?.first?.objectValue?.object("inFlight")
+        #expect(inFlight?.string("id") == "held")
+        #expect(inFlight?.string("since")?.hasPrefix("20") == true)
         bridge.shutdown()
         let draining = try await Self.poll(listener.port, "/readyz") { $0.status == 503 }
         #expect(try Self.object(draining.body).string("status") == "draining")

@@ -81,6 +81,15 @@ extension Correlator {
             clientTransactionId: record.clientTransactionId, state: .final, outcome: final.outcome.rawValue,
             reply: text, deadlineMs: nil, createdMs: now, client: record.client)
         if let lane = lanes[record.lane] {
+            if record.lookupFor == nil {
+                var last = JSONObject()
+                last["id"] = .string(record.id)
+                last["action"] = .string(record.action.rawValue)
+                last["outcome"] = .string(final.outcome.rawValue)
+                if let amount = final.result?["amount"] { last["amount"] = amount }
+                last["at"] = .string(Timestamp.iso8601(ms: now))
+                lane.lastResult = last
+            }
             if lane.current === record { lane.current = nil }
             lane.aborts.removeAll { $0 === record }
         }

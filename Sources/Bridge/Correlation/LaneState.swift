@@ -16,6 +16,8 @@ final class LaneState {
     var pendingLookups: [(saleId: String, clientTransactionId: String)] = []
     var openBatch: OpenBatch?
     var lastCallbackMs: Int64?
+    /// The last command of this lane that became final, as the `lanes` answer's `lastResult` shows it.
+    var lastResult: JSONObject?
     /// What the relay sent that the bridge refused to act on.
     var faults = LaneFaults()
     /// Orphans journaled in the current second, and when that second started.

@@ -18,7 +18,10 @@ public final class EventTap: Sendable {
     init() {}
 
     /// Whether anybody reads the tap now.
-    var hasViewers: Bool { viewerCount.load(ordering: .relaxed) > 0 }
+    var hasViewers: Bool { viewers > 0 }
+
+    /// How many viewers the readers say they have now.
+    public var viewers: Int { viewerCount.load(ordering: .relaxed) }
 
     /// A reader gained (`+1`) or lost (`-1`) a viewer.
     public func viewers(adding delta: Int) { viewerCount.add(delta, ordering: .relaxed) }

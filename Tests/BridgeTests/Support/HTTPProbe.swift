@@ -67,10 +67,18 @@ enum HTTPProbe {
     }
 
     /// Opens `GET path` as an event stream and reads `data:` lines until `until` says stop (or the
-    /// time runs out); returns every JSON line seen, in order.
+    /// time runs out); `onOpen` runs once the first line came. Returns every line's JSON, in order.
     static func events(
-        _ path: String = "/events", port: Int, timeoutMs: Int = 10_000, onOpen: () throws -> Void = {},
-        until done: ([String]) -> Bool
+        _ path: String = "/events", port: Int, timeoutMs: Int = 10_000,
+        onOpen: @escaping @Sendable () throws -> Void = {}, until done: @escaping @Sendable ([String]) -> Bool
+    ) async throws -> [String] {
+        try await offPool {
+            try eventsBlocking(path, port: port, timeoutMs: timeoutMs, onOpen: onOpen, until: done)
+        }
+    }
+
+    private static func eventsBlocking(
+        _ path: String, port: Int, timeoutMs: Int, onOpen: () throws -> Void, until done: ([String]) -> Bool
     ) throws -> [String] {
         let fd = try connect(port: port, timeoutMs: 200)
         defer { close(fd) }
@@ -84,8 +92,9 @@ enum HTTPProbe {
             let count = recv(fd, &buffer, buffer.count, 0)
             if count == 0 { break }
             if count > 0 { raw.append(contentsOf: buffer[0..<count]) }
-            let text = String(decoding: raw, as: UTF8.self)
-            lines = text.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+            // By bytes: "\r\n" of the chunked framing is one Character, which a split on "\n" would not cut.
+            lines = raw.split(separator: 10).map { String(decoding: $0, as: UTF8.self) }
+                .filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
             if !opened, !lines.isEmpty {
                 opened = true
                 try onOpen()
