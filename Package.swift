@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "vivabridge-bench",
             dependencies: [
-                "Bridge", "TerminalSimulator", "InterApp", "ZeroMQ",
+                "Bridge", "BridgeHTTP", "TerminalSimulator", "InterApp", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

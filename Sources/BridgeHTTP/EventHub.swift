@@ -10,14 +10,17 @@ import ZeroMQ
 /// bridge's event tap (the frames its loop already built) and hands each viewer a copy. A new viewer
 /// asks the loop for a `lanes` snapshot and gets only the events after it.
 final class EventHub: Sendable {
-    /// The most messages one viewer may have waiting; a viewer that reads slower loses the oldest
-    /// (its `seq` shows the gap; the page then reconnects).
-    static let viewerBuffer = 2000
+    /// The most writes one viewer may have waiting (each up to ``batchLimit`` events); a viewer that
+    /// reads slower loses the oldest (its `seq` shows the gap).
+    static let viewerBuffer = 256
 
     private struct Viewer {
         let continuation: AsyncStream<ByteBuffer>.Continuation
         /// False until its snapshot was sent: events before it are not its own.
         var started = false
+        /// When its snapshot was last asked for (asked again if none came: a request made before the
+        /// reader's socket joined the tap is lost, as ZeroMQ's PUB drops what nobody subscribed to yet).
+        var askedAt = DispatchTime.now()
     }
 
     private struct State {
@@ -97,38 +100,81 @@ final class EventHub: Sendable {
         }
         let poller = Poller()
         poller.add(socket)
+        let snapshotTopic = Array(EventTap.snapshotTopic.utf8)
         while !state.withLock({ $0.closed }) {
             do {
+                askAgainForLostSnapshots()
                 guard try poller.poll(timeoutMilliseconds: 200) > 0 else { continue }
-                while let frames = try socket.receive(wait: false) {
+                // What arrives within ``batchWindowMs`` goes out as one write per viewer, not one per
+                // event: at thousands of events a second the writes, not the events, would cost (a
+                // person watching a page does not see 50 ms).
+                Thread.sleep(forTimeInterval: Double(Self.batchWindowMs) / 1000)
+                var batch: [UInt8] = []
+                var taken = 0
+                while taken < Self.batchLimit, let frames = try socket.receive(wait: false) {
+                    taken += 1
                     guard frames.count == 2 else { continue }
-                    deliver(topic: frames[0], body: frames[1])
+                    if frames[0] == snapshotTopic {
+                        sendToStarted(batch)
+                        batch.removeAll(keepingCapacity: true)
+                        sendSnapshot(Self.message(topic: frames[0], body: frames[1]))
+                    } else {
+                        Self.append(topic: frames[0], body: frames[1], to: &batch)
+                    }
                 }
+                sendToStarted(batch)
             } catch {
                 return
             }
         }
     }
 
-    private func deliver(topic: [UInt8], body: [UInt8]) {
-        let isSnapshot = topic == Array(EventTap.snapshotTopic.utf8)
-        let message = Self.message(topic: topic, body: body)
+    private func askAgainForLostSnapshots() {
+        let now = DispatchTime.now()
+        let waiting = state.withLock { state -> Bool in
+            var any = false
+            for (id, viewer) in state.viewers
+            where !viewer.started && now.uptimeNanoseconds > viewer.askedAt.uptimeNanoseconds + 500_000_000 {
+                state.viewers[id]?.askedAt = now
+                any = true
+            }
+            return any
+        }
+        if waiting { bridge.requestLanesSnapshot() }
+    }
+
+    /// The most tap messages gathered into one write.
+    static let batchLimit = 4096
+    /// How long the reader gathers events before it writes them to the viewers.
+    static let batchWindowMs = 50
+
+    private func sendToStarted(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        let buffer = ByteBuffer(bytes: bytes)
         state.withLock { state in
-            for (id, viewer) in state.viewers {
-                if isSnapshot {
-                    guard !viewer.started else { continue }
-                    state.viewers[id]?.started = true
-                } else if !viewer.started {
-                    continue
-                }
-                viewer.continuation.yield(message)
+            for viewer in state.viewers.values where viewer.started { viewer.continuation.yield(buffer) }
+        }
+    }
+
+    private func sendSnapshot(_ buffer: ByteBuffer) {
+        state.withLock { state in
+            for (id, viewer) in state.viewers where !viewer.started {
+                state.viewers[id]?.started = true
+                viewer.continuation.yield(buffer)
             }
         }
     }
 
     /// One server-sent event: `data: {"topic":"…",<the body's members>}` and a blank line.
     static func message(topic: [UInt8], body: [UInt8]) -> ByteBuffer {
-        var out: [UInt8] = Array("data: {\"topic\":".utf8)
+        var out: [UInt8] = []
+        append(topic: topic, body: body, to: &out)
+        return ByteBuffer(bytes: out)
+    }
+
+    /// Appends one server-sent event to `out`.
+    static func append(topic: [UInt8], body: [UInt8], to out: inout [UInt8]) {
+        out.append(contentsOf: "data: {\"topic\":".utf8)
         out.append(contentsOf: JSONValue.string(String(decoding: topic, as: UTF8.self)).serialized())
         if body.count > 2 {
             out.append(UInt8(ascii: ","))
@@ -136,7 +182,6 @@ final class EventHub: Sendable {
         } else {
             out.append(UInt8(ascii: "}"))
         }
-        out.append(contentsOf: Array("\n\n".utf8))
-        return ByteBuffer(bytes: out)
+        out.append(contentsOf: "\n\n".utf8)
     }
 }

@@ -8,6 +8,8 @@ import ZeroMQ
 enum Topology: Sendable, CustomStringConvertible {
     /// The bridge, with simulated terminals behind it (the product's own end to end).
     case bridgeWithSimulator(JournalSync)
+    /// The same with the HTTP listener on, scraped every second and followed by 10 `/events` viewers.
+    case bridgeWithSimulatorAndHTTP
     /// The bridge, with echo relays behind it: the bridge's own cost without the simulator's.
     case bridgeWithEcho(JournalSync)
     /// The raw relay with echo relays: the same frames with no bridge logic (the limit).
@@ -16,6 +18,8 @@ enum Topology: Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .bridgeWithSimulator(let sync): "bridge + simulator, journal \(sync.rawValue)"
+        case .bridgeWithSimulatorAndHTTP:
+            "bridge + simulator + HTTP (a scrape a second, \(HTTPWatchers.viewers) /events viewers), journal normal"
         case .bridgeWithEcho(let sync): "bridge + echo relays, journal \(sync.rawValue)"
         case .raw: "raw relay + echo relays"
         }
@@ -51,6 +55,8 @@ struct RunMeasurement: Sendable {
 
     /// Sales completed in the measured window.
     var completed: Int
+    /// What else the run saw, for the notes.
+    var note: String?
 
     /// Where the CPU went during the measured window, per sale.
     func cpuNote(label: String) -> String {
@@ -74,8 +80,11 @@ enum TopologyRun {
         defer { for step in teardown.reversed() { step() } }
 
         let endpoint: String
+        var watchers: HTTPWatchers?
         switch topology {
-        case .bridgeWithSimulator(let sync):
+        case .bridgeWithSimulator, .bridgeWithSimulatorAndHTTP:
+            let sync: JournalSync
+            if case .bridgeWithSimulator(let chosen) = topology { sync = chosen } else { sync = .normal }
             let lanes = (0..<shape.lanes).map {
                 SimulatedLane(
                     id: Wire.laneId($0), platform: .ios, behaviour: LaneBehaviour(encoding: shape.encoding))
@@ -85,10 +94,17 @@ enum TopologyRun {
             let threads = ThreadCPU.threadIds()
             let endpoints = try simulator.start()
             ThreadCPU.label(threadsSince: threads, as: "simulator")
-            let bridge = try startBridge(
+            let (command, bridge) = try startBridge(
                 lanes: (0..<shape.lanes).map { endpoints[Wire.laneId($0)]! }, sync: sync, folder: shape.journalFolder,
                 teardown: &teardown)
-            endpoint = bridge
+            endpoint = command
+            if case .bridgeWithSimulatorAndHTTP = topology {
+                let threads = ThreadCPU.threadIds()
+                let started = try HTTPWatchers(bridge: bridge)
+                ThreadCPU.label(threadsSince: threads, as: "http")
+                teardown.append { _ = started.stop() }
+                watchers = started
+            }
             for lane in 0..<shape.lanes where !simulator.waitForHello(lane: Wire.laneId(lane), timeout: .seconds(30)) {
                 throw BenchError("lane \(Wire.laneId(lane)) never connected to the bridge")
             }
@@ -96,7 +112,8 @@ enum TopologyRun {
             let echo = try EchoRelay(context: context, lanes: shape.lanes, wire: wire)
             teardown.append { echo.stopAndJoin() }
             endpoint = try startBridge(
-                lanes: echo.endpoints, sync: sync, folder: shape.journalFolder, teardown: &teardown)
+                lanes: echo.endpoints, sync: sync, folder: shape.journalFolder, teardown: &teardown
+            ).command
             guard echo.readiness.waitForAll(timeoutSeconds: 30) else {
                 throw BenchError("not every echo relay heard the bridge's hello")
             }
@@ -110,13 +127,18 @@ enum TopologyRun {
                 throw BenchError("not every echo relay heard the raw relay's hello")
             }
         }
-        return try drive(endpoint: endpoint, context: context, shape: shape)
+        var measurement = try drive(endpoint: endpoint, context: context, shape: shape)
+        if let watchers {
+            let (scrapes, bytes) = watchers.stop()
+            measurement.note = "\(scrapes) scrapes of /metrics, \(bytes / 1024) KiB of events read by the viewers"
+        }
+        return measurement
     }
 
     /// Starts an in-process bridge on `lanes` (relay endpoints); returns its command endpoint.
     private static func startBridge(
         lanes: [String], sync: JournalSync, folder: String, teardown: inout [() -> Void]
-    ) throws -> String {
+    ) throws -> (command: String, bridge: Bridge) {
         // A folder per bridge, removed whole: nothing of the journal can outlive the run.
         let runFolder = (folder as NSString).appendingPathComponent("bench-e2e-\(UUID().uuidString)")
         let journal = (runFolder as NSString).appendingPathComponent("journal.sqlite")
@@ -141,7 +163,7 @@ enum TopologyRun {
             bridge.halt()
             try? FileManager.default.removeItem(atPath: runFolder)
         }
-        return bound.command
+        return (bound.command, bridge)
     }
 
     /// Runs the load clients against `endpoint` for the warm-up and the measured window.
