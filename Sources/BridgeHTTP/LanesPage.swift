@@ -56,6 +56,8 @@ enum LanesPage {
         tr[data-link="up"] td:first-child { box-shadow: inset .35rem 0 0 var(--green); }
         .pill { display: inline-block; padding: .15rem .7rem; border-radius: 999px; font-size: 1rem; font-weight: 600; }
         .pill.up { background: #052e16; color: var(--green); } .pill.down { background: #450a0a; color: var(--red); }
+        body.silent .pill.up { background: #1e293b; color: var(--muted); }
+        body.silent tr[data-link] td:first-child { box-shadow: inset .35rem 0 0 var(--grey); }
         .platform { display: block; color: var(--muted); font-size: .85rem; font-weight: 400; }
         .muted { color: var(--muted); }
         .age { font-variant-numeric: tabular-nums; color: var(--amber); font-weight: 600; margin-left: .4rem; }
@@ -195,6 +197,7 @@ enum LanesPage {
           const live = el("live");
           live.className = silent ? "off" : "on";
           el("livetext").textContent = silent ? "no contact" : "live";
+          document.body.classList.toggle("silent", silent && s.epoch !== null);
           const silence = el("silence");
           if (silent && s.epoch !== null) {
             silence.innerHTML = `<b>No word from the bridge for ${Math.round(silentFor / 1000)} s.</b> It may have stopped: payments cannot be taken until it is back. The page reconnects by itself.`;
@@ -214,7 +217,12 @@ enum LanesPage {
           source = new EventSource("events");
           source.onopen = () => { s.open = true; tick(); };
           source.onmessage = (e) => { try { handle(JSON.parse(e.data)); } catch (err) { console.error(err); } };
-          source.onerror = () => { s.open = false; tick(); };
+          // A refused reconnection (503 while the bridge stops) ends an EventSource for good: start anew.
+          source.onerror = () => {
+            s.open = false;
+            if (source && source.readyState === EventSource.CLOSED) { source = null; setTimeout(connect, 3000); }
+            tick();
+          };
         }
         render();
         setInterval(tick, 1000);
