@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "InterApp", targets: ["InterApp"]),
         .library(name: "Bridge", targets: ["Bridge"]),
+        .library(name: "BridgeHTTP", targets: ["BridgeHTTP"]),
         .library(name: "TerminalSimulator", targets: ["TerminalSimulator"]),
         .executable(name: "vivabridge-bench", targets: ["vivabridge-bench"]),
     ],
@@ -21,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -44,13 +48,25 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BridgeHTTP",
+            dependencies: [
+                "Bridge", "InterApp", "ZeroMQ",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "vivabridge",
             dependencies: [
-                "ZeroMQ", "InterApp", "Bridge", "BridgeClient", "TerminalSimulator",
+                "ZeroMQ", "InterApp", "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -61,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "vivabridge-bench",
             dependencies: [
-                "Bridge", "BridgeClient", "TerminalSimulator", "InterApp", "ZeroMQ",
+                "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "InterApp", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -83,8 +99,10 @@ let package = Package(
         .testTarget(
             name: "BridgeTests",
             dependencies: [
-                "Bridge", "BridgeClient", "TerminalSimulator", "ZeroMQ", "InterApp",
+                "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ZeroMQ", "InterApp",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -63,7 +63,7 @@ struct BenchCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Only these end-to-end runs (for profiling): sim-normal, sim-full, echo, raw, paced-sim, paced-echo, paced-raw.",
+            "Only these end-to-end runs (for profiling): sim-normal, sim-full, sim-http, echo, raw, paced-sim, paced-echo, paced-raw.",
             visibility: .hidden))
     var e2eRun: [EndToEndSection.Run] = []
 

@@ -28,4 +28,10 @@ enum Banner {
         }
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
+
+    /// The line `run` prints once its HTTP listener listens (scripts read the real port from it).
+    static func printHTTP(_ address: HTTPAddress) {
+        let line = "vivabridge http: http://\(address)/ (the lanes page; /healthz, /readyz, /metrics, /events)\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+    }
 }

@@ -32,6 +32,7 @@ enum EmbeddedDefault {
         var yaml = """
             command: tcp://127.0.0.1:5555
             events: tcp://127.0.0.1:5556
+            http: 127.0.0.1:9556
             journal: \(stateFolder)/journal.sqlite
             terminal:
               merchantKey: DEMO-MERCHANT-KEY

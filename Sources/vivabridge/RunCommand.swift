@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bridge
+import BridgeHTTP
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -65,6 +66,14 @@ struct RunCommand: AsyncParsableCommand {
         }
         let embedded = config == nil
         let notifier = SystemdNotifier(environment: environment)
+        if let http = configuration.http {
+            // Before the bridge in the group: shut down after it, so /readyz says "draining" meanwhile.
+            services.append(
+                .init(
+                    service: HTTPListener(bridge: bridge, address: http, logger: logger) { bound in
+                        Banner.printHTTP(bound)
+                    }))
+        }
         services.append(
             .init(
                 service: BridgeService(bridge: bridge) { bound in

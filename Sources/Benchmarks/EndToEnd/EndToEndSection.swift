@@ -20,6 +20,7 @@ struct EndToEndSection {
         case pacedSim = "paced-sim"
         case pacedEcho = "paced-echo"
         case pacedRaw = "paced-raw"
+        case simHTTP = "sim-http"
     }
 
     func run() -> SectionResult {
@@ -46,6 +47,7 @@ struct EndToEndSection {
             do {
                 let measurement = try TopologyRun.measure(topology, shape: runShape, wire: wire, replyBytes: replyBytes)
                 out.notes.append(measurement.cpuNote(label: label))
+                if let note = measurement.note { out.notes.append("\(label): \(note)") }
                 if measurement.nonSuccess > 0 {
                     out.notes.append(
                         "\(label): \(measurement.nonSuccess) of \(measurement.replies) replies were not success, e.g. "
@@ -65,6 +67,7 @@ struct EndToEndSection {
         let normal = measure(.simNormal, .bridgeWithSimulator(.normal), paced: false, replyBytes: 0)
         let replyBytes = normal?.replyBytes ?? 600
         out.notes.append("e2e: bridge reply \(replyBytes) B; the raw relay replies with the same size")
+        let withHTTP = measure(.simHTTP, .bridgeWithSimulatorAndHTTP, paced: false, replyBytes: 0)
         let full = measure(.simFull, .bridgeWithSimulator(.full), paced: false, replyBytes: 0)
         let curve = measure(.simCurve, .bridgeWithSimulatorCurve(.normal), paced: false, replyBytes: 0)
         let echo = measure(.echo, .bridgeWithEcho(.normal), paced: false, replyBytes: 0)
@@ -74,6 +77,17 @@ struct EndToEndSection {
         let pacedRaw = measure(.pacedRaw, .raw, paced: true, replyBytes: replyBytes)
 
         let section = "e2e"
+        if let normal, let withHTTP {
+            let ratio = withHTTP.salesPerSecond / normal.salesPerSecond
+            out.rows.append(
+                Row(
+                    section: section,
+                    figure: "sales/s, bridge+simulator with the HTTP listener (a scrape a second, "
+                        + "\(HTTPWatchers.viewers) /events viewers)",
+                    value: Format.rate(withHTTP.salesPerSecond),
+                    baseline: "\(Format.rate(normal.salesPerSecond)) without", ratio: ratio,
+                    target: ">= 0.95x without", verdict: ratio >= 0.95 ? .met : .notMet))
+        }
         if let raw {
             let rawRate = "\(Format.rate(raw.salesPerSecond)) raw"
             for (name, run) in [("normal", normal), ("full", full)] {

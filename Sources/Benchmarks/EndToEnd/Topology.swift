@@ -11,6 +11,8 @@ enum Topology: Sendable, CustomStringConvertible {
     case bridgeWithSimulator(JournalSync)
     /// The same with CURVE on every socket: load clients on the allow-list, relays with pinned keys.
     case bridgeWithSimulatorCurve(JournalSync)
+    /// The same with the HTTP listener on, scraped every second and followed by 10 `/events` viewers.
+    case bridgeWithSimulatorAndHTTP
     /// The bridge, with echo relays behind it: the bridge's own cost without the simulator's.
     case bridgeWithEcho(JournalSync)
     /// The raw relay with echo relays: the same frames with no bridge logic (the limit).
@@ -20,6 +22,8 @@ enum Topology: Sendable, CustomStringConvertible {
         switch self {
         case .bridgeWithSimulator(let sync): "bridge + simulator, journal \(sync.rawValue)"
         case .bridgeWithSimulatorCurve(let sync): "bridge + simulator, CURVE on every socket, journal \(sync.rawValue)"
+        case .bridgeWithSimulatorAndHTTP:
+            "bridge + simulator + HTTP (a scrape a second, \(HTTPWatchers.viewers) /events viewers), journal normal"
         case .bridgeWithEcho(let sync): "bridge + echo relays, journal \(sync.rawValue)"
         case .raw: "raw relay + echo relays"
         }
@@ -55,6 +59,8 @@ struct RunMeasurement: Sendable {
 
     /// Sales completed in the measured window.
     var completed: Int
+    /// What else the run saw, for the notes.
+    var note: String?
 
     /// Where the CPU went during the measured window, per sale.
     func cpuNote(label: String) -> String {
@@ -79,9 +85,17 @@ enum TopologyRun {
 
         let endpoint: String
         var curve: BenchCurve?
+        var watchers: HTTPWatchers?
         switch topology {
-        case .bridgeWithSimulator(let sync), .bridgeWithSimulatorCurve(let sync):
-            if case .bridgeWithSimulatorCurve = topology { curve = try BenchCurve() }
+        case .bridgeWithSimulator, .bridgeWithSimulatorCurve, .bridgeWithSimulatorAndHTTP:
+            let sync: JournalSync
+            switch topology {
+            case .bridgeWithSimulator(let chosen): sync = chosen
+            case .bridgeWithSimulatorCurve(let chosen):
+                sync = chosen
+                curve = try BenchCurve()
+            default: sync = .normal
+            }
             let lanes = (0..<shape.lanes).map {
                 var lane = SimulatedLane(
                     id: Wire.laneId($0), platform: .ios, behaviour: LaneBehaviour(encoding: shape.encoding))
@@ -95,10 +109,17 @@ enum TopologyRun {
             let threads = ThreadCPU.threadIds()
             let endpoints = try simulator.start()
             ThreadCPU.label(threadsSince: threads, as: "simulator")
-            let bridge = try startBridge(
+            let (command, bridge) = try startBridge(
                 lanes: (0..<shape.lanes).map { endpoints[Wire.laneId($0)]! }, sync: sync, folder: shape.journalFolder,
                 curve: curve, teardown: &teardown)
-            endpoint = bridge
+            endpoint = command
+            if case .bridgeWithSimulatorAndHTTP = topology {
+                let threads = ThreadCPU.threadIds()
+                let started = try HTTPWatchers(bridge: bridge)
+                ThreadCPU.label(threadsSince: threads, as: "http")
+                teardown.append { _ = started.stop() }
+                watchers = started
+            }
             for lane in 0..<shape.lanes where !simulator.waitForHello(lane: Wire.laneId(lane), timeout: .seconds(30)) {
                 throw BenchError("lane \(Wire.laneId(lane)) never connected to the bridge")
             }
@@ -106,7 +127,8 @@ enum TopologyRun {
             let echo = try EchoRelay(context: context, lanes: shape.lanes, wire: wire)
             teardown.append { echo.stopAndJoin() }
             endpoint = try startBridge(
-                lanes: echo.endpoints, sync: sync, folder: shape.journalFolder, teardown: &teardown)
+                lanes: echo.endpoints, sync: sync, folder: shape.journalFolder, teardown: &teardown
+            ).command
             guard echo.readiness.waitForAll(timeoutSeconds: 30) else {
                 throw BenchError("not every echo relay heard the bridge's hello")
             }
@@ -120,13 +142,18 @@ enum TopologyRun {
                 throw BenchError("not every echo relay heard the raw relay's hello")
             }
         }
-        return try drive(endpoint: endpoint, context: context, shape: shape, curve: curve.map(\.client))
+        var measurement = try drive(endpoint: endpoint, context: context, shape: shape, curve: curve.map(\.client))
+        if let watchers {
+            let (scrapes, bytes) = watchers.stop()
+            measurement.note = "\(scrapes) scrapes of /metrics, \(bytes / 1024) KiB of events read by the viewers"
+        }
+        return measurement
     }
 
     /// Starts an in-process bridge on `lanes` (relay endpoints); returns its command endpoint.
     private static func startBridge(
         lanes: [String], sync: JournalSync, folder: String, curve: BenchCurve? = nil, teardown: inout [() -> Void]
-    ) throws -> String {
+    ) throws -> (command: String, bridge: Bridge) {
         // A folder per bridge, removed whole: nothing of the journal can outlive the run.
         let runFolder = (folder as NSString).appendingPathComponent("bench-e2e-\(UUID().uuidString)")
         let journal = (runFolder as NSString).appendingPathComponent("journal.sqlite")
@@ -154,7 +181,7 @@ enum TopologyRun {
             bridge.halt()
             try? FileManager.default.removeItem(atPath: runFolder)
         }
-        return bound.command
+        return (bound.command, bridge)
     }
 
     /// Runs the load clients against `endpoint` for the warm-up and the measured window.

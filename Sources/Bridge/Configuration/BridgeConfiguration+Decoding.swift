@@ -45,6 +45,7 @@ extension BridgeConfiguration {
         if let value = take("insecure", { v throws(ConfigurationError) in try boolean(v, "insecure") }) {
             config.insecure = value
         }
+        if let value = take("http", HTTPAddress.decode) { config.http = value }
         let defaults = config.terminal
         if let value = take(
             "terminal",

@@ -52,7 +52,7 @@ extension BridgeConfiguration {
             ("command", \.command), ("commandPull", { $0.commandPull ?? "" }), ("events", \.events),
             ("journal", \.journal), ("journalSync", \.journalSync.rawValue), ("log.format", \.log.format.rawValue),
             ("security", { $0.security.map { "\($0.publicKey) \($0.requireLaneKeys)" } ?? "" }),
-            ("insecure", { "\($0.insecure)" }),
+            ("insecure", { "\($0.insecure)" }), ("http", { $0.http.map(\.description) ?? "off" }),
         ]
         var keys = texts.filter { $0.1(self) != $0.1(candidate) }.map(\.0)
         keys += Self.integerKeys.filter { self[keyPath: $0.2] != candidate[keyPath: $0.2] }.map(\.0)

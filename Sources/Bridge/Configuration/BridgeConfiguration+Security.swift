@@ -128,6 +128,22 @@ extension BridgeConfiguration {
     /// Plain sockets only where nobody else can reach them, unless `insecure`; with `security`, every
     /// lane pins its relay's key unless `requireLaneKeys` is false.
     static func exposureProblems(_ config: BridgeConfiguration, lanePaths: [String]) -> [ConfigurationError] {
+        // HTTP has no CURVE: `security` does not cover it, so only `insecure` lets it off loopback.
+        var problems: [ConfigurationError] = []
+        if let http = config.http, !http.isLoopback, !config.insecure {
+            problems.append(
+                ConfigurationError(
+                    key: "http",
+                    "\(http) is reachable beyond this machine, and HTTP has no authentication (security: covers only "
+                        + "the ZeroMQ sockets): bind it to 127.0.0.1 and put a proxy with TLS and a login in front, or "
+                        + "set insecure: true"))
+        }
+        return problems + socketExposureProblems(config, lanePaths: lanePaths)
+    }
+
+    private static func socketExposureProblems(_ config: BridgeConfiguration, lanePaths: [String])
+        -> [ConfigurationError]
+    {
         if let security = config.security {
             guard security.requireLaneKeys else { return [] }
             return zip(lanePaths, config.lanes).compactMap { path, lane in

@@ -42,8 +42,12 @@ public struct BridgeConfiguration: Sendable, Equatable {
     /// CURVE and the client allow-list (docs/SECURITY.md); nil: plain sockets, on loopback only unless
     /// ``insecure``.
     public var security: SecuritySettings?
-    /// Plain sockets on addresses other than loopback, without `security` (a warning at every start).
+    /// Plain sockets on addresses other than loopback, without `security` (a warning at every start); for
+    /// ``http``, any address other than loopback, with or without `security`.
     public var insecure = false
+    /// Where the HTTP listener (health, metrics, the lanes page) listens, `host:port` (port 0: any free
+    /// port); nil (the default, or `off`) turns it off. Loopback only unless ``insecure``.
+    public var http: HTTPAddress?
 
     /// Creates a configuration of defaults with no lanes.
     public init() {}

@@ -35,6 +35,9 @@ final class CommandRecord {
     let purpose: CommandPurpose
     /// For a sale: the amount and tip it asked for, checked against what the terminal approved.
     var requested: RequestedAmounts?
+    /// When the bridge received it (nil for a command restored after a restart): for its duration metric
+    /// and the age the lanes page shows.
+    var receivedMs: Int64?
     /// The URL to send; it holds the merchant key, so it lives in memory only, until it is sent.
     var pendingURL: String?
 

@@ -10,6 +10,7 @@ extension Correlator {
         do {
             callback = ReceivedCallback(try CallbackParser.parse(bytes))
         } catch {
+            metrics.callback(.unparsable)
             let text = Redaction.maskDigitRuns(String(decoding: bytes, as: UTF8.self))
             orphan(
                 lane: lane, action: "unknown", fields: [("raw", .string(text)), ("problem", .string(error.message))])
@@ -55,6 +56,11 @@ extension Correlator {
     }
 
     private func journalCallback(_ callback: ReceivedCallback, lane: String, matched: String?, disposition: String) {
+        switch disposition {
+        case "late": metrics.callback(.late)
+        case "orphan": break  // counted by orphan(_:lane:action:), suppressed ones too
+        default: metrics.callback(.matched)
+        }
         var fields = callback.result
         fields["status"] = .string(callback.status)
         fields["message"] = .string(callback.message)
@@ -297,6 +303,7 @@ extension Correlator {
     // MARK: Orphans
 
     private func orphan(_ callback: ReceivedCallback, lane: LaneState, action: String) {
+        metrics.callback(.orphan)
         guard admitOrphan(lane) else { return }
         journalCallback(callback, lane: lane.id, matched: nil, disposition: "orphan")
         orphan(

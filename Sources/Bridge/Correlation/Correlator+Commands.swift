@@ -94,6 +94,7 @@ extension Correlator {
         if RequestedAmounts.checkedActions.contains(terminal.action) {
             record.requested = RequestedAmounts(terminal)
         }
+        record.receivedMs = now
         emit(.journal(store.accept(record, atMs: now)))
         guard lane.connected else {
             finalize(
@@ -152,6 +153,7 @@ extension Correlator {
                     .unknown,
                     "\(record.action.rawValue) \(record.id) is in flight and already has \(Self.maxWaiters) senders "
                         + "waiting; its outcome is not known yet: ask status for it later")
+                metrics.command(action: record.action.rawValue, outcome: .unknown, elapsedMs: 0)
                 emitReply(
                     target, Self.replyObject(id: record.id, lane: record.lane, action: record.action.rawValue, busy))
                 return true
@@ -163,7 +165,12 @@ extension Correlator {
                 reject(conflict(command), to: target)
                 return true
             }
-            if let text = stored.reply, target != .pull { emit(.reply(target, Array(text.utf8))) }
+            if let text = stored.reply, target != .pull {
+                metrics.command(
+                    action: stored.action, outcome: stored.outcome.flatMap(Outcome.init(rawValue:)) ?? .unknown,
+                    elapsedMs: 0)
+                emit(.reply(target, Array(text.utf8)))
+            }
             return true
         }
     }

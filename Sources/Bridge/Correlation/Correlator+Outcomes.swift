@@ -44,6 +44,7 @@ extension Correlator {
 
     /// Answers a rejected command: to its sender, or as an event when it came on the PULL socket.
     func reject(_ rejection: Rejection, to target: ReplyTarget) {
+        metrics.command(action: rejection.action, outcome: .rejected, code: rejection.code, elapsedMs: 0)
         let reply = rejection.reply
         switch target {
         case .router: emitReply(target, reply)
@@ -65,6 +66,11 @@ extension Correlator {
                 "\(record.action.rawValue) ended \(final.outcome.rawValue)",
                 metadata: ["id": "\(record.id)", "lane": "\(record.lane)", "why": "\(final.message ?? "-")"])
         }
+        if !record.isRecoveryLookup {
+            metrics.command(
+                action: record.action.rawValue, outcome: final.outcome,
+                elapsedMs: record.receivedMs.map { nowMs() - $0 }, times: record.waiters.count)
+        }
         let reply = Self.replyObject(
             id: record.id, lane: record.lane, action: record.action.rawValue, client: record.client, final)
         let bytes = JSONValue.object(reply).serialized()
@@ -81,6 +87,15 @@ extension Correlator {
             .publish(
                 topic: .command(lane: record.lane, action: record.action.rawValue, event), body: .serialized(bytes)))
         if let lane = lanes[record.lane] {
+            if !record.isRecoveryLookup {
+                var last = JSONObject()
+                last["id"] = .string(record.id)
+                last["action"] = .string(record.action.rawValue)
+                last["outcome"] = .string(final.outcome.rawValue)
+                if let amount = final.result?["amount"] { last["amount"] = amount }
+                last["at"] = .string(Timestamp.iso8601(ms: now))
+                lane.lastResult = last
+            }
             if lane.current === record { lane.current = nil }
             lane.aborts.removeAll { $0 === record }
         }

@@ -13,6 +13,19 @@ extension Correlator {
     }
 
     func answerLanes(_ command: Command, to target: ReplyTarget) {
+        let result = lanesResult()
+        if case .router = target {
+            metrics.command(action: command.action, outcome: .success, elapsedMs: 0)
+            var answer = Reply(id: command.id, action: command.action, outcome: .success)
+            answer.result = result
+            emit(.snapshotReply(target, answer))
+            return
+        }
+        answerQuery(command, result, to: target)
+    }
+
+    /// The `lanes` query's result: every lane, in configuration order (the loop adds `epoch` and `seq`).
+    func lanesResult() -> JSONObject {
         var list: [JSONValue] = []
         for id in laneOrder {
             guard let lane = lanes[id] else { continue }
@@ -20,13 +33,7 @@ extension Correlator {
         }
         var result = JSONObject()
         result["lanes"] = .array(list)
-        if case .router = target {
-            var answer = Reply(id: command.id, action: command.action, outcome: .success)
-            answer.result = result
-            emit(.snapshotReply(target, answer))
-            return
-        }
-        answerQuery(command, result, to: target)
+        return result
     }
 
     /// What a `bridge.heartbeat` says besides its stamp: commands in flight and lanes whose link is up.
@@ -76,6 +83,7 @@ extension Correlator {
     }
 
     func answerQuery(_ command: Command, _ result: JSONObject, to target: ReplyTarget) {
+        metrics.command(action: command.action, outcome: .success, elapsedMs: 0)
         var answer = Reply(id: command.id, action: command.action, outcome: .success)
         answer.result = result
         let reply = answer.json
@@ -100,6 +108,7 @@ extension Correlator {
             case .recoveryLookup(let saleId): inFlight["id"] = .string("(look-up for \(saleId))")
             }
             inFlight["state"] = .string(current.state.rawValue)
+            if let since = current.receivedMs { inFlight["since"] = .string(Timestamp.iso8601(ms: since)) }
             entry["inFlight"] = .object(inFlight)
         } else {
             entry["inFlight"] = .null
@@ -115,6 +124,7 @@ extension Correlator {
         } else {
             entry["openBatch"] = .null
         }
+        entry["lastResult"] = lane.lastResult.map(JSONValue.object) ?? .null
         entry["lastCallbackAt"] = lane.lastCallbackMs.map { .string(Timestamp.iso8601(ms: $0)) } ?? .null
         entry["faults"] = .object(JSONObject(lane.faults.json.map { ($0, .number(JSONNumber($1))) }))
         return entry

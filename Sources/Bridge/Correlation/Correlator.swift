@@ -26,10 +26,16 @@ final class Correlator {
     /// Whether the client (its name with security, nil on plain sockets) may send `resolve`; the loop sets
     /// it from the security allow-list.
     var mayResolve: (String?) -> Bool = { _ in true }
+    /// Counts commands and callbacks for `/metrics`.
+    let metrics: LoopMetrics
     private var effects: [Effect] = []
     private var lookupCounter = 0
 
-    init(configuration: BridgeConfiguration, store: CommandStore, clock: any BridgeClock, logger: Logger) {
+    init(
+        configuration: BridgeConfiguration, store: CommandStore, clock: any BridgeClock, logger: Logger,
+        metrics: LoopMetrics
+    ) {
+        self.metrics = metrics
         self.configuration = configuration
         self.store = store
         self.clock = clock
@@ -60,6 +66,7 @@ final class Correlator {
             if RequestedAmounts.checkedActions.contains(action) {
                 record.requested = RequestedAmounts(fingerprint: stored.fingerprint)
             }
+            record.receivedMs = stored.createdMs
             store.track(record)
             if action == .abort {
                 lane.aborts.append(record)

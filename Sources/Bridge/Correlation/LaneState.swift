@@ -21,6 +21,8 @@ final class LaneState {
     var pendingLookups: [(saleId: String, clientTransactionId: String)] = []
     var openBatch: OpenBatch?
     var lastCallbackMs: Int64?
+    /// The last command of this lane that became final, as the `lanes` answer's `lastResult` shows it.
+    var lastResult: JSONObject?
     /// What the relay sent that the bridge refused to act on.
     var faults = LaneFaults()
     /// The lane's recent successful pre-authorisations (v1.1), newest last, at most

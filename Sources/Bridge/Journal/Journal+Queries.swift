@@ -78,3 +78,27 @@ extension Journal {
             deadlineMs: row["deadline_ms"], createdMs: row["created_ms"], client: row["client"])
     }
 }
+
+extension Journal {
+    /// How many commands are still `unknown` (the partial index `commands_unknown_sales` keeps it cheap).
+    func unknownCount() throws -> Int {
+        try database.inDatabase { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM commands WHERE outcome = 'unknown'")) ?? 0
+        }
+    }
+
+    /// How many final commands created since `sinceMs` ended with each outcome.
+    func outcomeCounts(sinceMs: Int64) throws -> [String: Int] {
+        try database.inDatabase { db in
+            var counts: [String: Int] = [:]
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT outcome, COUNT(*) AS n FROM commands
+                    WHERE state = 'final' AND outcome IS NOT NULL AND created_ms >= ? GROUP BY outcome
+                    """, arguments: [sinceMs])
+            for row in rows { counts[row["outcome"]] = row["n"] }
+            return counts
+        }
+    }
+}

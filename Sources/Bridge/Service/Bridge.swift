@@ -23,6 +23,12 @@ public final class Bridge: Sendable {
     private let laneReloads = LaneReloads()
     /// Admits CURVE clients by the allow-list; nil without `security`. Started before any socket binds.
     private let zap: ZAPHandler?
+    /// The bridge's Prometheus metrics (`/metrics`).
+    public let metrics: BridgeMetrics
+    /// Its phase, epoch and lane links, as the loop last published them (`/readyz`).
+    public let live: LiveState
+    /// The events the loop built, for in-process readers (`/events`); see ``makeTapSubscriber()``.
+    public let tap = EventTap()
 
     /// Prepares a bridge; nothing is bound until ``start()``.
     public init(configuration: BridgeConfiguration, clock: any BridgeClock = SystemBridgeClock(), logger: Logger)
@@ -33,7 +39,12 @@ public final class Bridge: Sendable {
         self.logger = logger
         context = try Context(ioThreads: 1, maxSockets: Int32(max(1024, configuration.lanes.count * 3 + 64)))
         control = ControlChannel(endpoint: "inproc://vivabridge-control-\(UUID().uuidString)")
-        zap = try BridgeLoop.startZAP(configuration.security, context: context, logger: logger)
+        let metrics = BridgeMetrics(lanes: configuration.lanes.map(\.id))
+        self.metrics = metrics
+        live = LiveState(laneIds: configuration.lanes.map(\.id))
+        zap = try BridgeLoop.startZAP(
+            configuration.security, context: context, logger: logger,
+            onRefused: { metrics.clientsRefused.increment() })
     }
 
     /// Replaces the client allow-list (a SIGHUP reload): a removed client is refused from its next
@@ -51,7 +62,7 @@ public final class Bridge: Sendable {
     /// Returns at once; each change is logged at notice and published as a `<lane>.lane.<event>`.
     public func reloadLanes(_ lanes: [LaneConfiguration]) {
         laneReloads.put(lanes)
-        control.send("lanes")
+        control.send(.reloadLanes)
     }
 
     /// Binds every endpoint, connects every lane, and starts the bridge's thread.
@@ -69,11 +80,12 @@ public final class Bridge: Sendable {
         let pulse = pulse
         let laneReloads = laneReloads
         let zap = zap
+        let observation = Observation(metrics: metrics, live: live, tap: tap)
         let (thread, bound) = try LoopThread.start(name: "vivabridge") {
             () throws -> (loop: BridgeLoop, report: BoundEndpoints) in
             let loop = try BridgeLoop(
                 context: context, configuration: configuration, controlEndpoint: endpoint, clock: clock,
-                logger: logger, pulse: pulse, laneReloads: laneReloads, zap: zap)
+                logger: logger, pulse: pulse, laneReloads: laneReloads, zap: zap, observation: observation)
             return (loop, loop.bound)
         } run: { loop in
             do {
@@ -90,10 +102,10 @@ public final class Bridge: Sendable {
 
     /// Starts a graceful shutdown: new commands are refused `shutting_down`, commands in flight get
     /// up to `shutdownGraceMs` to finish. Returns at once; see ``wait()``.
-    public func shutdown() { control.send("shutdown") }
+    public func shutdown() { control.send(.shutdown) }
 
     /// Makes the bridge check its timers now (after a ``ManualBridgeClock`` moved).
-    public func wake() { control.send("wake") }
+    public func wake() { control.send(.wake) }
 
     /// Waits until the bridge's thread has ended.
     public func wait() {
@@ -127,12 +139,25 @@ public final class Bridge: Sendable {
     }
 
     /// Asks the bridge to stop at once, without waiting (safe from a cancellation handler); see ``halt()``.
-    public func requestHalt() { control.send("stop") }
+    public func requestHalt() { control.send(.stop) }
 
     /// Whether the bridge's loop is alive: it turned within the last `milliseconds` (it turns at least
     /// once a second, idle or not). False before it starts and after it ends. For a watchdog.
     public func isResponsive(withinMilliseconds milliseconds: Int) -> Bool {
         pulse.turned(withinMilliseconds: milliseconds)
+    }
+
+    /// Asks the loop for a `lanes` snapshot on the tap (``EventTap``), in order with the events.
+    public func requestLanesSnapshot() { control.send(.snapshot) }
+
+    /// A SUB socket on the tap, in the bridge's ZeroMQ context, subscribed to everything. Close it before
+    /// ``wait()`` returns: the context ends only once every socket in it is closed (a blocked call on it
+    /// fails with `ETERM` meanwhile).
+    public func makeTapSubscriber() throws -> Socket {
+        let socket = try Socket(context, .sub)
+        try socket.subscribe("")
+        try socket.connect(tap.endpoint)
+        return socket
     }
 
     /// The error that ended the bridge's loop, if it failed.
@@ -155,8 +180,8 @@ private final class ControlChannel: Sendable {
         }
     }
 
-    func send(_ word: String) {
-        socket.withLock { _ = try? $0?.send([word], wait: false) }
+    func send(_ word: ControlWord) {
+        socket.withLock { _ = try? $0?.send([word.frame], wait: false) }
     }
 
     func close() {

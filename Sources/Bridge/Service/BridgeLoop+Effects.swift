@@ -1,3 +1,4 @@
+import Foundation
 import InterApp
 
 extension BridgeLoop {
@@ -17,7 +18,12 @@ extension BridgeLoop {
                 continue
             }
             do {
+                let started = DispatchTime.now().uptimeNanoseconds
                 try journal.commit(entries)
+                if !entries.isEmpty {
+                    let elapsed = DispatchTime.now().uptimeNanoseconds - started
+                    metrics.shared.journalCommit.record(seconds: Double(elapsed) / 1e9)
+                }
             } catch {
                 journalWriteFailed(error, entries: entries, effects: effects)
                 continue
@@ -75,11 +81,16 @@ extension BridgeLoop {
     /// Publishes one event now, stamped; counted but not built when nobody subscribed to its topic.
     func publish(_ topic: Topic, _ body: EventBody) {
         let text = topic.description
-        if wanted(text) {
-            _ = try? events.send(stamper.frames(topic: text, body: body, nowMs: clock.nowMs()), wait: false)
-        } else {
+        metrics.shared.eventsPublished.increment()
+        let subscribed = wanted(text)
+        let tapped = observation.tap.hasViewers
+        guard subscribed || tapped else {
             stamper.skip()
+            return
         }
+        let frames = stamper.frames(topic: text, body: body, nowMs: clock.nowMs())
+        if subscribed { _ = try? events.send(frames, wait: false) }
+        if tapped { _ = try? tapSocket.send(frames, wait: false) }
     }
 
     /// The `id` of a serialized reply, for a log line.

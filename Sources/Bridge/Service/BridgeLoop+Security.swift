@@ -6,12 +6,17 @@ import ZeroMQ
 extension BridgeLoop {
     /// The ZAP handler for `security`'s allow-list (each client on the sockets its roles name), or nil
     /// without security. Made before any socket binds, so that no connection is ever let in unchecked.
-    static func startZAP(_ security: SecuritySettings?, context: Context, logger: Logger) throws -> ZAPHandler? {
+    static func startZAP(
+        _ security: SecuritySettings?, context: Context, logger: Logger, onRefused: @escaping @Sendable () -> Void
+    ) throws -> ZAPHandler? {
         guard let security else { return nil }
         let refusals = RefusalLog(logger: logger)
         return try ZAPHandler(
             context: context, clients: zapClients(security.clients),
-            onRefusal: { refusals.record(keyPrefix: $0, domain: $1) })
+            onRefusal: {
+                onRefused()
+                refusals.record(keyPrefix: $0, domain: $1)
+            })
     }
 
     /// The allow-list as the ZAP handler takes it: each client on the sockets (ZAP domains) its roles name.

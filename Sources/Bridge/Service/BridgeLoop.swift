@@ -48,21 +48,28 @@ final class BridgeLoop {
     let laneBase: Int
     let bound: BoundEndpoints
     private let pulse: LoopPulse
+    let observation: Observation
+    let metrics: LoopMetrics
+    /// The inproc PUB socket of ``EventTap``: the events already built, for in-process readers.
+    let tapSocket: Socket
 
     init(
         context: Context, configuration: BridgeConfiguration, controlEndpoint: String, clock: any BridgeClock,
-        logger: Logger, pulse: LoopPulse, laneReloads: LaneReloads, zap: ZAPHandler? = nil
+        logger: Logger, pulse: LoopPulse, laneReloads: LaneReloads, zap: ZAPHandler? = nil,
+        observation: Observation
     ) throws {
         self.pulse = pulse
         self.context = context
         self.laneReloads = laneReloads
+        self.observation = observation
+        metrics = LoopMetrics(observation.metrics)
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
         journal = try Journal(path: configuration.journal, sync: configuration.journalSync)
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
-            logger: logger)
+            logger: logger, metrics: metrics)
         let security = configuration.security
         correlator.mayResolve = { Self.mayResolve($0, security: security, zap: zap) }
         retention = configuration.journalRetentionDays.map { JournalRetention(days: $0, startMs: clock.nowMs()) }
@@ -72,6 +79,9 @@ final class BridgeLoop {
         if let exposure = Journal.exposureWarning(of: configuration.journal) { logger.warning("\(exposure)") }
         control = try Socket(context, .pair)
         try control.bind(controlEndpoint)
+        tapSocket = try Socket(context, .pub)
+        try tapSocket.setSendHighWaterMark(Self.eventsPerSubscriber)
+        try tapSocket.bind(observation.tap.endpoint)
         commands = try Socket(context, .router)
         try Self.secure(commands, configuration.security, role: .commands)
         try commands.setRouterMandatory(true)
@@ -97,6 +107,7 @@ final class BridgeLoop {
             command: try commands.lastEndpoint, events: try events.lastEndpoint, commandPull: try pull?.lastEndpoint)
         // Only a bridge that bound every endpoint counts as a start: a failed start leaves the epoch alone.
         stamper = EventStamper(epoch: try journal.nextEpoch())
+        observation.live.set(epoch: stamper.epoch)
 
         poller.add(control)
         poller.add(commands)
@@ -148,7 +159,10 @@ final class BridgeLoop {
         defer {
             pulse.end()
             closeAll()
+            observation.live.set(.stopped)
         }
+        observation.live.set(.ready)
+        sampleGauges()
         var running = true
         while running {
             pulse.beat()
@@ -179,6 +193,7 @@ final class BridgeLoop {
                 lastTickMs = now
                 correlator.tick()
                 checkJournalHealth()
+                sampleGauges()
             }
             correlator.settleLanes()
             carryOutEffects()
@@ -235,18 +250,21 @@ final class BridgeLoop {
     private func readControl() -> Bool {
         guard !poller.ready(0).isEmpty else { return true }
         while let frames = try? control.receive(wait: false) {
-            switch frames.first.map({ String(decoding: $0, as: UTF8.self) }) {
-            case "shutdown":
+            switch frames.first.flatMap({ ControlWord(rawValue: String(decoding: $0, as: UTF8.self)) }) {
+            case .shutdown?:
                 if shutdownDeadlineMs == nil {
                     correlator.shuttingDown = true
+                    observation.live.set(.draining)
                     shutdownDeadlineMs = clock.nowMs() + Int64(configuration.shutdownGraceMs)
                     logger.info("shutting down", metadata: ["outstanding": "\(correlator.outstandingCount)"])
                 }
-            case "stop":
+            case .stop?:
                 return false
-            case "lanes":
+            case .reloadLanes?:
                 if let lanes = laneReloads.take() { correlator.reloadLanes(lanes) }
-            default:
+            case .snapshot?:
+                publishSnapshot()
+            case .wake?, nil:
                 lastTickMs = 0
             }
         }
@@ -268,11 +286,15 @@ final class BridgeLoop {
     }
 
     private func readMonitor(_ link: LaneLink, socketIndex: Int) {
+        let offset = (socketIndex - laneBase) / 2
         while let event = try? link.monitor.receiveMonitorEvent(wait: false) {
             switch event.kind {
-            case .handshakeSucceeded: correlator.linkUp(link.lane)
+            case .handshakeSucceeded:
+                correlator.linkUp(link.lane)
+                observeLink(link.lane, offset: offset)
             case .disconnected:
                 correlator.linkDown(link.lane)
+                observeLink(link.lane, offset: offset)
                 remake(link, socketIndex: socketIndex)
                 return
             default: break
@@ -308,6 +330,7 @@ final class BridgeLoop {
         commands.close()
         pull?.close()
         events.close()
+        tapSocket.close()
         control.close()
         journal.close()
     }

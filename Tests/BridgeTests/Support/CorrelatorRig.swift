@@ -24,7 +24,7 @@ final class CorrelatorRig {
         let logger = Logger(label: "correlator-rig", factory: { _ in SwiftLogNoOpLogHandler() })
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
-            logger: logger)
+            logger: logger, metrics: LoopMetrics(BridgeMetrics(lanes: ["lane-1"])))
         try correlator.restore()
         correlator.linkUp("lane-1")
         _ = correlator.takeEffects()

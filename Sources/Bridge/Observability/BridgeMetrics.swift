@@ -1,0 +1,89 @@
+import CoreMetrics
+import InterApp
+import Prometheus
+import Synchronization
+
+/// The bridge's Prometheus metrics (docs/OPERATIONS.md, "Metrics"): counters and gauges through
+/// swift-metrics into a swift-prometheus registry of the bridge's own, histograms of its own, all
+/// updated without a lock the loop could wait on, and read by a scrape at any time.
+public final class BridgeMetrics: Sendable {
+    /// The actions `vivabridge_commands_total` and the duration histogram name; any other is `other`.
+    static let actions: [String] = TerminalAction.allCases.map(\.rawValue) + ["ping", "lanes", "status"]
+    /// Upper bounds of `vivabridge_command_duration_seconds`: from a query's microseconds to a sale's minutes.
+    static let commandBounds: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120]
+    /// Upper bounds of `vivabridge_journal_commit_seconds`.
+    static let commitBounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
+
+    let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    /// `vivabridge_lane_up`, in configuration order.
+    let laneUp: [CoreMetrics.Gauge]
+    let inFlight: CoreMetrics.Gauge
+    let unknownUnresolved: CoreMetrics.Gauge
+    let eventsPublished: CoreMetrics.Counter
+    let clientsRefused: CoreMetrics.Counter
+    /// `vivabridge_callbacks_total` by kind.
+    let callbacks: [CallbackKind: CoreMetrics.Counter]
+    let commandDurations: [String: AtomicHistogram]
+    let journalCommit = AtomicHistogram(bounds: BridgeMetrics.commitBounds)
+
+    /// What a callback from a relay turned out to be.
+    enum CallbackKind: String, CaseIterable {
+        case matched, late, orphan, unparsable
+    }
+
+    /// Metrics for a bridge serving `lanes` (ids, in configuration order): each lane's `lane_up` is 0
+    /// from the start.
+    public init(lanes: [String]) {
+        factory = PrometheusMetricsFactory(registry: registry)
+        let factory = factory
+        laneUp = lanes.map {
+            CoreMetrics.Gauge(label: "vivabridge_lane_up", dimensions: [("lane", $0)], factory: factory)
+        }
+        for gauge in laneUp { gauge.record(0) }
+        inFlight = CoreMetrics.Gauge(label: "vivabridge_commands_in_flight", factory: factory)
+        inFlight.record(0)
+        unknownUnresolved = CoreMetrics.Gauge(label: "vivabridge_unknown_unresolved", factory: factory)
+        unknownUnresolved.record(0)
+        eventsPublished = CoreMetrics.Counter(label: "vivabridge_events_published_total", factory: factory)
+        clientsRefused = CoreMetrics.Counter(label: "vivabridge_clients_refused_total", factory: factory)
+        callbacks = Dictionary(
+            uniqueKeysWithValues: CallbackKind.allCases.map {
+                (
+                    $0,
+                    CoreMetrics.Counter(
+                        label: "vivabridge_callbacks_total", dimensions: [("kind", $0.rawValue)], factory: factory)
+                )
+            })
+        commandDurations = Dictionary(
+            uniqueKeysWithValues: (Self.actions + ["other"]).map { ($0, AtomicHistogram(bounds: Self.commandBounds)) })
+    }
+
+    /// The counter of commands answered with `outcome` (and `code`, for `rejected`). It takes the
+    /// registry's lock the first time a combination is asked for: the loop keeps what it gets
+    /// (``LoopMetrics``), so that happens once per combination, not per command.
+    func commandCounter(action: String, outcome: String, code: String?) -> CoreMetrics.Counter {
+        var dimensions = [("action", action), ("outcome", outcome)]
+        if let code { dimensions.append(("code", code)) }
+        return CoreMetrics.Counter(label: "vivabridge_commands_total", dimensions: dimensions, factory: factory)
+    }
+
+    /// The metrics in Prometheus's text format (version 0.0.4).
+    public func render() -> String {
+        var text = registry.emitToString()
+        text += "# TYPE vivabridge_command_duration_seconds histogram\n"
+        for action in Self.actions + ["other"] {
+            commandDurations[action]?.render(
+                name: "vivabridge_command_duration_seconds", labels: "action=\"\(action)\"", into: &text)
+        }
+        text += "# TYPE vivabridge_journal_commit_seconds histogram\n"
+        journalCommit.render(name: "vivabridge_journal_commit_seconds", labels: "", into: &text)
+        return text
+    }
+
+    /// The label an action is counted under: a known action's name, else `other`.
+    static func actionLabel(_ action: String?) -> String {
+        guard let action, actions.contains(action) else { return "other" }
+        return action
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import Synchronization
+
+/// Where the loop hands the events it already built to in-process readers (the HTTP listener's
+/// `/events`): an inproc PUB socket in the bridge's ZeroMQ context, written only while a reader says it
+/// has viewers, so that a bridge nobody watches over HTTP builds and sends nothing more.
+///
+/// Each message is two frames, as on the events socket: the topic and the stamped JSON body. A reader
+/// that asks for a snapshot (``Bridge/requestLanesSnapshot()``) gets one message whose topic is
+/// ``snapshotTopic`` and whose body is the `lanes` result with `epoch` and `seq`, in order with the events.
+public final class EventTap: Sendable {
+    /// The topic of a `lanes` snapshot on the tap (never an event topic: those have three parts).
+    public static let snapshotTopic = "lanes"
+    /// The inproc endpoint the loop binds.
+    public let endpoint = "inproc://vivabridge-tap-\(UUID().uuidString)"
+    private let viewerCount = Atomic<Int>(0)
+
+    init() {}
+
+    /// Whether anybody reads the tap now.
+    var hasViewers: Bool { viewers > 0 }
+
+    /// How many viewers the readers say they have now.
+    public var viewers: Int { viewerCount.load(ordering: .relaxed) }
+
+    /// A reader gained (`+1`) or lost (`-1`) a viewer.
+    public func viewers(adding delta: Int) { viewerCount.add(delta, ordering: .relaxed) }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import InterApp
+
+/// What a bridge publishes about itself for other threads: metrics, live state and the event tap.
+struct Observation: Sendable {
+    let metrics: BridgeMetrics
+    let live: LiveState
+    let tap: EventTap
+}
+
+extension BridgeLoop {
+    /// Publishes a lane's link state (after the correlator took it) to `/readyz` and `vivabridge_lane_up`.
+    func observeLink(_ lane: String, offset: Int) {
+        let up = correlator.lanes[lane]?.connected ?? false
+        observation.live.set(lane: offset, up: up)
+        metrics.shared.laneUp[offset].record(up ? 1 : 0)
+    }
+
+    /// Samples the gauges that are not counted as they change: commands in flight and `unknown` commands
+    /// not yet resolved (a count over a partial index of the journal). Once a tick.
+    func sampleGauges() {
+        metrics.sample(inFlight: correlator.outstandingCount, unknownUnresolved: try? journal.unknownCount())
+    }
+
+    /// How many commands received since local midnight ended with each outcome (for the lanes page's
+    /// counters); empty when the journal cannot be read.
+    func todayOutcomes() -> JSONObject {
+        let now = clock.nowMs()
+        let date = Date(timeIntervalSince1970: Double(now) / 1000)
+        let midnight = Int64(Calendar.current.startOfDay(for: date).timeIntervalSince1970 * 1000)
+        let counts = (try? journal.outcomeCounts(sinceMs: midnight)) ?? [:]
+        return JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .number(JSONNumber($0.value))) })
+    }
+
+    /// Sends the `lanes` result, with `epoch` and the `seq` of the last event published, on the tap: in
+    /// order with the events, so a reader that keeps the events with a higher `seq` has a consistent view.
+    func publishSnapshot() {
+        var result = correlator.lanesResult()
+        result["epoch"] = .number(JSONNumber(stamper.epoch))
+        result["seq"] = .number(JSONNumber(stamper.seq))
+        result["today"] = .object(todayOutcomes())
+        _ = try? tapSocket.send(
+            [Array(EventTap.snapshotTopic.utf8), JSONValue.object(result).serialized()], wait: false)
+    }
+}

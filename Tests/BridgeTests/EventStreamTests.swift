@@ -1,0 +1,89 @@
+import Bridge
+import Foundation
+import InterApp
+import TerminalSimulator
+import Testing
+import ZeroMQ
+
+/// `GET /events`: a `lanes` snapshot, then the very events the events socket publishes, as server-sent
+/// events over real HTTP.
+@Suite("HTTP listener: /events")
+struct EventStreamTests {
+    @Test("a viewer gets the lanes snapshot first, then the sale's events with the same seq as the events socket")
+    func snapshotThenEvents() async throws {
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios),
+            SimulatedLane(id: "lane-2", endpoint: "tcp://127.0.0.1:*", platform: .android),
+        ])
+        let listener = try await RunningListener(bridge: harness.bridge)
+        let command = harness.bound.command
+        let lines = try await HTTPProbe.events(
+            port: listener.port,
+            onOpen: { try Self.send(saleJSON(id: "sse-1", lane: "lane-2", amount: 700), to: command) },
+            until: { $0.contains { $0.contains(#""topic":"lane-2.sale.result""#) } })
+        let objects = try lines.map { try BridgeHarness.object(Array($0.utf8)) }
+        let snapshot = try #require(objects.first)
+        #expect(snapshot.string("topic") == "lanes")
+        #expect(snapshot.int("epoch") == harness.bridge.live.epoch)
+        let lanes = snapshot["lanes"]?.arrayValue?.compactMap { $0.objectValue?.string("lane") }
+        #expect(lanes == ["lane-1", "lane-2"])
+        let snapshotSeq = try #require(snapshot.int("seq"))
+        let sale = objects.dropFirst().filter { $0.string("id") == "sse-1" }
+        #expect(
+            sale.map { $0.string("topic") }
+                == ["lane-2.sale.accepted", "lane-2.sale.forwarded", "lane-2.sale.delivered", "lane-2.sale.result"])
+        #expect(objects.dropFirst().allSatisfy { ($0.int("seq") ?? 0) > snapshotSeq }, "only events after the snapshot")
+        // The same event, built once, reaches both: same seq, same time, same body.
+        let viaSocket = try harness.event("lane-2.sale.result") { $0.string("id") == "sse-1" }
+        let viaHTTP = try #require(sale.last)
+        #expect(viaHTTP.int("seq") == viaSocket.int("seq"))
+        #expect(viaHTTP.string("time") == viaSocket.string("time"))
+        #expect(viaHTTP.string("outcome") == "success")
+        var stripped = viaHTTP
+        stripped["topic"] = nil
+        #expect(stripped == viaSocket)
+        // What the page shows after a reload: the lane's last result is in the snapshot too.
+        let lanesReply = try harness.call(#"{"id":"l-1","action":"lanes"}"#)
+        let laneTwo = lanesReply.object("result")?["lanes"]?.arrayValue?.last?.objectValue
+        let last = try #require(laneTwo?.object("lastResult"))
+        #expect(last.string("id") == "sse-1")
+        #expect(last.string("outcome") == "success")
+        #expect(last.int("amount") == 700)
+        #expect(last.string("action") == "sale")
+        await listener.stop()
+    }
+
+    @Test("each viewer gets its own snapshot; a viewer that leaves is forgotten, so the loop stops feeding the tap")
+    func viewersComeAndGo() async throws {
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
+        let listener = try await RunningListener(bridge: harness.bridge)
+        for round in 0..<3 {
+            let lines = try await HTTPProbe.events(port: listener.port, until: { !$0.isEmpty })
+            #expect(lines.first?.contains(#""topic":"lanes""#) == true, "round \(round)")
+        }
+        // Each viewer's connection closed; the hub notices on its next write (a heartbeat at the latest).
+        #expect(try await Self.waitUntil { harness.bridge.tap.viewers == 0 })
+        await listener.stop()
+    }
+
+    static func send(_ json: String, to endpoint: String) throws {
+        let context = try Context()
+        defer { context.terminate() }
+        let socket = try Socket(context, .dealer)
+        defer { socket.close() }
+        try socket.setReceiveTimeout(10_000)
+        try socket.connect(endpoint)
+        try socket.send([Array(json.utf8)])
+        _ = try socket.receive()
+    }
+
+    static func waitUntil(_ condition: () -> Bool) async throws -> Bool {
+        for _ in 0..<200 {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return condition()
+    }
+}

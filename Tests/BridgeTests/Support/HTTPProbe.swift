@@ -1,0 +1,206 @@
+import Bridge
+import BridgeHTTP
+import Foundation
+import Logging
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An HTTP listener for a test's bridge, run as its service runs it, on a free loopback port.
+final class RunningListener: Sendable {
+    let port: Int
+    private let task: Task<Void, any Error>
+
+    /// Starts `HTTPListener` for `bridge` on `127.0.0.1:0` and waits until it listens.
+    init(bridge: Bridge, logger: Logger = Logger(label: "http-test")) async throws {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let listener = HTTPListener(
+            bridge: bridge, address: HTTPAddress(host: "127.0.0.1", port: 0), logger: logger
+        ) { continuation.yield($0.port) }
+        task = Task { try await listener.run() }
+        var iterator = ports.makeAsyncIterator()
+        port = try #require(await iterator.next(), "the HTTP listener never listened")
+    }
+
+    /// Stops the listener (as a cancelled service).
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+}
+
+/// A plain HTTP/1.1 client over a POSIX socket: what `curl` would see, with no library in between.
+enum HTTPProbe {
+    struct Answer: Sendable {
+        let status: Int
+        let headers: [String: String]
+        let body: String
+    }
+
+    /// `GET path` on loopback `port`; the whole answer (Connection: close). The blocking I/O runs on a
+    /// thread of its own: the listener's handlers need Swift's few cooperative threads meanwhile.
+    static func get(_ path: String, port: Int, timeoutMs: Int = 10_000) async throws -> Answer {
+        try await offPool { try getBlocking(path, port: port, timeoutMs: timeoutMs) }
+    }
+
+    /// Runs `work` on a Dispatch thread, off the cooperative pool.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    private static func getBlocking(_ path: String, port: Int, timeoutMs: Int) throws -> Answer {
+        let fd = try connect(port: port, timeoutMs: timeoutMs)
+        defer { close(fd) }
+        try write(fd, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+        return try parse(bytes)
+    }
+
+    /// Opens `GET path` as an event stream and reads `data:` lines until `until` says stop (or the
+    /// time runs out); `onOpen` runs once the first line came. Returns every line's JSON, in order.
+    static func events(
+        _ path: String = "/events", port: Int, timeoutMs: Int = 10_000,
+        onOpen: @escaping @Sendable () throws -> Void = {}, until done: @escaping @Sendable ([String]) -> Bool
+    ) async throws -> [String] {
+        try await offPool {
+            try eventsBlocking(path, port: port, timeoutMs: timeoutMs, onOpen: onOpen, until: done)
+        }
+    }
+
+    private static func eventsBlocking(
+        _ path: String, port: Int, timeoutMs: Int, onOpen: () throws -> Void, until done: ([String]) -> Bool
+    ) throws -> [String] {
+        let fd = try connect(port: port, timeoutMs: 200)
+        defer { close(fd) }
+        try write(fd, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        var raw: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var opened = false
+        let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
+        var lines: [String] = []
+        while Date() < deadline {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count == 0 { break }
+            if count > 0 { raw.append(contentsOf: buffer[0..<count]) }
+            // By bytes: "\r\n" of the chunked framing is one Character, which a split on "\n" would not cut.
+            lines = raw.split(separator: 10).map { String(decoding: $0, as: UTF8.self) }
+                .filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+            if !opened, !lines.isEmpty {
+                opened = true
+                try onOpen()
+            }
+            if done(lines) { return lines }
+        }
+        return lines
+    }
+
+    private static func connect(port: Int, timeoutMs: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ProbeError.io("socket") }
+        var timeout = timeval(tv_sec: timeoutMs / 1000, tv_usec: (timeoutMs % 1000) * 1000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw ProbeError.io("connect to 127.0.0.1:\(port) failed (errno \(errno))")
+        }
+        return fd
+    }
+
+    private static func write(_ fd: Int32, _ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw ProbeError.io("send") }
+    }
+
+    private static func parse(_ bytes: [UInt8]) throws -> Answer {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let split = text.range(of: "\r\n\r\n") else { throw ProbeError.io("no HTTP head in \(text)") }
+        let head = text[..<split.lowerBound].split(separator: "\r\n")
+        let statusLine = head.first.map(String.init) ?? ""
+        let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
+        }
+        var body = String(text[split.upperBound...])
+        if headers["transfer-encoding"] == "chunked" { body = dechunk(body) }
+        return Answer(status: status, headers: headers, body: body)
+    }
+
+    private static func dechunk(_ text: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let line = rest.range(of: "\r\n"), let size = Int(rest[..<line.lowerBound], radix: 16), size > 0 {
+            let start = line.upperBound
+            let end = rest.utf8.index(start, offsetBy: size)
+            out += rest[start..<end]
+            rest = rest[end...].dropFirst(2)
+        }
+        return out
+    }
+
+    enum ProbeError: Error { case io(String) }
+}
+
+/// Prometheus text, read back: each sample's value by its name and labels as written.
+struct Scrape {
+    let samples: [String: Double]
+
+    init(_ text: String) {
+        var samples: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                continue
+            }
+            samples[Self.canonical(String(line[..<space]))] = value
+        }
+        self.samples = samples
+    }
+
+    /// The value of `name` with exactly `labels` (any order), or 0 when it has no sample.
+    func value(_ name: String, _ labels: [String: String] = [:]) -> Double {
+        samples[Self.key(name, labels)] ?? 0
+    }
+
+    /// Whether `name` with `labels` has a sample at all.
+    func has(_ name: String, _ labels: [String: String] = [:]) -> Bool { samples[Self.key(name, labels)] != nil }
+
+    static func key(_ name: String, _ labels: [String: String]) -> String {
+        guard !labels.isEmpty else { return name }
+        return name + "{" + labels.sorted { $0.key < $1.key }.map { "\($0.key)=\"\($0.value)\"" }.joined(separator: ",")
+            + "}"
+    }
+
+    /// `name{b="2",a="1"}` as `name{a="1",b="2"}`.
+    static func canonical(_ series: String) -> String {
+        guard let open = series.firstIndex(of: "{"), series.hasSuffix("}") else { return series }
+        let name = String(series[..<open])
+        let inner = series[series.index(after: open)..<series.index(before: series.endIndex)]
+        var labels: [String: String] = [:]
+        for pair in inner.split(separator: ",") {
+            guard let equals = pair.firstIndex(of: "=") else { continue }
+            labels[String(pair[..<equals])] = String(pair[pair.index(after: equals)...].dropFirst().dropLast())
+        }
+        return key(name, labels)
+    }
+}
