@@ -21,6 +21,7 @@ struct SendCommand: ParsableCommand {
               vivabridge send pre_auth --lane lane-1 --amount 80.00
               vivabridge send capture_pre_auth --lane lane-1 --order-code 1091159196000136 --amount 62.40
               vivabridge send unreferenced_refund --lane lane-1 --amount 5.00
+              vivabridge send fast_refund --lane lane-3 --amount 5.00 --reference-number 833121
               vivabridge send status --ref cli-1717171717171-3fa2
               vivabridge send lanes
               vivabridge send sale --lane lane-1 --amount 20.00 \\
@@ -66,7 +67,10 @@ struct SendCommand: ParsableCommand {
     @Option(help: "The sale's clientTransactionId (default: the command's id), or the one to look up.")
     var clientTransactionId: String?
 
-    @Option(help: "cancel, capture_pre_auth: the referenceNumber (STAN) of the transaction to cancel or capture.")
+    @Option(
+        help:
+            "cancel, capture_pre_auth, fast_refund: the referenceNumber (STAN) of the transaction to cancel, capture or refund."
+    )
     var referenceNumber: String?
 
     @Option(
@@ -156,6 +160,7 @@ enum SendAction: String, CaseIterable, ExpressibleByArgument {
     case preAuth = "pre_auth"
     case capturePreAuth = "capture_pre_auth"
     case unreferencedRefund = "unreferenced_refund"
+    case fastRefund = "fast_refund"
     case status, lanes, ping
 
     /// The terminal action, or nil for a query.

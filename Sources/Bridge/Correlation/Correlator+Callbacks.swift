@@ -222,21 +222,23 @@ extension Correlator {
             switch action {
             case .preAuth: remember(Authorisation(id: current.id, result: final.result), lane: lane)
             case .capturePreAuth: final.authorisation = lane.authorisations.last { $0.isNamed(by: final.result) }?.id
-            case .unreferencedRefund: final.refund = unreferencedRefund(current, final.result, lane: lane)
             default: break
             }
+            if let mark = action.spec.refund { final.refund = refund(mark, current, final.result, lane: lane) }
         }
         finalize(current, final)
     }
 
-    /// Money went back to a card with no sale: logged at notice level and marked in the reply (so in the
-    /// journal, the `result` event and `status`), with the amount the terminal reports (else the one asked).
-    private func unreferencedRefund(_ record: CommandRecord, _ result: JSONObject?, lane: LaneState) -> JSONObject {
+    /// Money went back to a card (``ActionSpec/refund``): logged at notice level and marked in the reply (so in
+    /// the journal, the `result` event and `status`), with the amount the terminal reports (else the one asked).
+    private func refund(_ mark: RefundMark, _ record: CommandRecord, _ result: JSONObject?, lane: LaneState)
+        -> JSONObject
+    {
         let amount = result?["amount"]?.intValue ?? record.requested?.amount
         logger.notice(
-            "unreferenced refund: money returned to a card with no sale",
+            "\(mark.key) refund: \(mark.note)",
             metadata: ["id": "\(record.id)", "lane": "\(lane.id)", "amount": "\(amount.map(String.init) ?? "-")"])
-        return ["unreferenced": .bool(true), "amount": amount.map { .number(JSONNumber($0)) } ?? .null]
+        return [mark.key: .bool(true), "amount": amount.map { .number(JSONNumber($0)) } ?? .null]
     }
 
     /// Keeps a successful pre-authorisation for the captures to come, newest last, bounded.

@@ -23,6 +23,8 @@ public enum TerminalAction: String, Sendable, CaseIterable {
     case capturePreAuth = "capture_pre_auth"
     /// Give money back to a card with no original sale (v1.1).
     case unreferencedRefund = "unreferenced_refund"
+    /// Send money back fast to the card of an earlier payment (v1.1, Android only).
+    case fastRefund = "fast_refund"
 }
 
 extension TerminalAction {
@@ -39,6 +41,7 @@ extension TerminalAction {
         case .preAuth: .preAuth
         case .capturePreAuth: .capturePreAuth
         case .unreferencedRefund: .unreferencedRefund
+        case .fastRefund: .fastRefund
         }
     }
 

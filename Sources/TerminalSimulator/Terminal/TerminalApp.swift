@@ -110,6 +110,8 @@ final class TerminalApp {
         case "pre_auth": startSale(request, callback: callback, kind: .preAuth)
         case "capture_pre_auth": capture(request, callback: callback)
         case "unreferenced_refund": startSale(request, callback: callback, kind: .unreferencedRefund)
+        case "send_money_fast_refund" where platform == .android:
+            fastRefund(request, callback: callback)
         case "cancel": startCancel(request, callback: callback)
         case "batch": batch(request, callback: callback)
         case "transactionDetails" where platform == .android: transactionDetails(request, callback: callback)
