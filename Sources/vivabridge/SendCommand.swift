@@ -22,6 +22,7 @@ struct SendCommand: ParsableCommand {
               vivabridge send capture_pre_auth --lane lane-1 --order-code 1091159196000136 --amount 62.40
               vivabridge send unreferenced_refund --lane lane-1 --amount 5.00
               vivabridge send fast_refund --lane lane-3 --amount 5.00 --reference-number 833121
+              vivabridge send report --lane lane-1 [--batch-name morning]
               vivabridge send status --ref cli-1717171717171-3fa2
               vivabridge send lanes
               vivabridge send sale --lane lane-1 --amount 20.00 \\
@@ -83,10 +84,10 @@ struct SendCommand: ParsableCommand {
     @Option(name: .customLong("command"), help: "batch: open or close.")
     var batchCommand: String?
 
-    @Option(help: "batch: the batch's name.")
+    @Option(help: "batch, report: the batch's name.")
     var batchName: String?
 
-    @Option(help: "batch close: the batch's id (a UUID).")
+    @Option(help: "batch close, report: the batch's id (a UUID).")
     var batchId: String?
 
     @Option(help: "status: the id of the command to look up.")
@@ -161,6 +162,7 @@ enum SendAction: String, CaseIterable, ExpressibleByArgument {
     case capturePreAuth = "capture_pre_auth"
     case unreferencedRefund = "unreferenced_refund"
     case fastRefund = "fast_refund"
+    case report
     case status, lanes, ping
 
     /// The terminal action, or nil for a query.

@@ -99,6 +99,14 @@ enum SendReport {
                 fields.append((label, text))
                 shown.insert(key)
             }
+            if reply["action"]?.stringValue == TerminalAction.report.rawValue {
+                // A report's result is the terminal's own totals: every field is the answer.
+                for (key, value) in result.pairs where !shown.contains(key) {
+                    guard let text = text(value), !text.isEmpty else { continue }
+                    fields.append((key, text))
+                    shown.insert(key)
+                }
+            }
             hidden = result.pairs.filter { !shown.contains($0.key) && $0.value != .string("") }.map(\.key)
         }
         let labelWidth = fields.map(\.0.count).max() ?? 0

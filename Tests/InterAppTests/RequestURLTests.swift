@@ -45,6 +45,7 @@ struct RequestURLTests {
         case .capturePreAuth: json = #"{"id":"c1","lane":"l","action":"capture_pre_auth"}"#
         case .unreferencedRefund: json = #"{"id":"c1","lane":"l","action":"unreferenced_refund","amount":1}"#
         case .fastRefund: json = #"{"id":"c1","lane":"l","action":"fast_refund","amount":1}"#
+        case .report: json = #"{"id":"c1","lane":"l","action":"report"}"#
         }
         let url = RequestURL.build(try Fixture.terminal(json), lane: Fixture.androidLane)
         let parameters = RequestURL.parse(url)

@@ -67,6 +67,21 @@ struct SendExitCodeTests {
         #expect(ios.output.contains("android"))
     }
 
+    @Test("report (v1.1) on an iOS lane exits 0 and shows the totals; on an Android lane it exits 2")
+    func report() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane("lane-1", .ios), CLIBridge.lane("lane-2", .android)])
+        let open = try bridge.send(["batch", "--lane", "lane-1", "--command", "open", "--batch-name", "morning"])
+        #expect(open.status == 0, "\(open.output)\n\(open.error)")
+        let run = try bridge.send(["report", "--lane", "lane-1", "--batch-name", "morning"])
+        #expect(run.status == 0, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains("batchName"))
+        #expect(run.output.contains("salesCount"))
+        #expect(!run.output.contains("--json shows every field"))
+        #expect(bridge.simulator.openedURLs(lane: "lane-1").last?.contains("action=getReport&command=summary") == true)
+        let android = try bridge.send(["report", "--lane", "lane-2"])
+        #expect(android.status == 2, "\(android.output)\n\(android.error)")
+    }
+
     @Test("foreground (v1.1) exits 0 once the relay opened it")
     func foreground() throws {
         let bridge = try CLIBridge(lanes: [CLIBridge.lane()])

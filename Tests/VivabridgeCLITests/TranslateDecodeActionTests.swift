@@ -78,6 +78,21 @@ struct TranslateDecodeActionTests {
         #expect(summary["action"] == .string("fast_refund"))
     }
 
+    @Test("report translates to getReport&command=summary on iOS, is refused for Android; decode names its answer")
+    func report() throws {
+        let frame = Array(#"{"id":"r","lane":"l","action":"report","batchName":"morning"}"#.utf8)
+        #expect(
+            try TranslateCommand.translate(frame, lane: Self.lane(.ios))
+                == "vivapayclient://pay/v1?merchantKey=k&appId=a&action=getReport&command=summary&batchName=morning"
+                + "&callback=interapp-callback")
+        #expect(throws: (any Error).self) { try TranslateCommand.translate(frame, lane: Self.lane(.android)) }
+        let summary = try CallbackParser.parse(
+            "interapp-callback://result?action=getReport&command=summary&status=success&message=Report retrieved"
+        ).summary
+        #expect(summary["action"] == .string("report"))
+        #expect(summary["outcome"] == .string("success"))
+    }
+
     @Test("decode names both reprint answers reprint")
     func decodeReprint() throws {
         for url in [

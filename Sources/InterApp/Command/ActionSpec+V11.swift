@@ -101,4 +101,16 @@ extension ActionSpec {
         abortable: false,
         refund: RefundMark(key: "fast", note: "money sent back to a card by fast refund")
     )
+
+    /// `report` (iOS only): the terminal's own totals of a batch, as the reply's `result`. Viva's iOS "Get
+    /// Reports" page spells it `action=getReport&command=summary` (the only command it gives; the bridge adds
+    /// it) with an optional `batchName` or `batchId`; without them, or when they match no batch, the app
+    /// reports the active batch. No money moves; not abortable.
+    public static let report = ActionSpec(
+        action: .report,
+        parameters: [.optional("batchName", .text(maxLength: 256)), .optional("batchId", .uuid)],
+        request: RequestForm(action: "getReport", leading: [Parameter("command", "summary")]),
+        platforms: [.ios],
+        abortable: false
+    )
 }

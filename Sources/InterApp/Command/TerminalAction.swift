@@ -25,6 +25,8 @@ public enum TerminalAction: String, Sendable, CaseIterable {
     case unreferencedRefund = "unreferenced_refund"
     /// Send money back fast to the card of an earlier payment (v1.1, Android only).
     case fastRefund = "fast_refund"
+    /// The terminal's own totals of a batch (v1.1, iOS only).
+    case report
 }
 
 extension TerminalAction {
@@ -42,6 +44,7 @@ extension TerminalAction {
         case .capturePreAuth: .capturePreAuth
         case .unreferencedRefund: .unreferencedRefund
         case .fastRefund: .fastRefund
+        case .report: .report
         }
     }
 
