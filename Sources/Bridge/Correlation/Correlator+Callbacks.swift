@@ -89,11 +89,7 @@ extension Correlator {
             resolveGrace(at: index, with: callback, lane: lane)
             return
         }
-        if let ctid, let stored = lateSale(lane: lane.id, clientTransactionId: ctid, success: callback.isSuccess) {
-            journalCallback(callback, lane: lane.id, matched: stored.id, disposition: "late")
-            completeLate(stored, lane: lane.id, outcome(of: callback))
-            return
-        }
+        if lateResult(callback, action: .sale, lane: lane) { return }
         if let ctid, let current = lane.current, current.action == .sale, current.lookupFor == nil,
             Self.echoedWithoutEncoding(received: ctid, sent: current.clientTransactionId)
         {
@@ -120,20 +116,40 @@ extension Correlator {
         return sent.hasPrefix(received) || received.removingPercentEncoding == sent
     }
 
-    /// The finished sale a late callback completes (see ``Journal/lateSale(lane:clientTransactionId:success:)``):
-    /// a success completes any sale that did not end in success, anything else only an `unknown` one.
-    private func lateSale(lane: String, clientTransactionId: String, success: Bool) -> StoredCommand? {
+    /// Completes a finished command with a callback that came after it ended (`late_result`), when the
+    /// callback names it: only actions whose answers name their command by `clientTransactionId` (a sale, a
+    /// pre-auth, money given back). Returns whether it did.
+    private func lateResult(_ callback: ReceivedCallback, action: TerminalAction, lane: LaneState) -> Bool {
+        guard action.spec.fillsClientTransactionId, let ctid = callback.clientTransactionId,
+            let stored = lateCommand(
+                lane: lane.id, action: action, clientTransactionId: ctid, success: callback.isSuccess)
+        else { return false }
+        journalCallback(callback, lane: lane.id, matched: stored.id, disposition: "late")
+        var final = outcome(of: callback)
+        let requested = RequestedAmounts(fingerprint: stored.fingerprint)?.amount
+        markSuccess(&final, action: action, id: stored.id, requested: requested, lane: lane)
+        completeLate(stored, lane: lane.id, final)
+        return true
+    }
+
+    /// The finished command of `action` a late callback completes (see
+    /// ``Journal/lateCommand(lane:action:clientTransactionId:success:)``), by the sale's rule for every action:
+    /// a success completes any that did not end in success, anything else only an `unknown` one.
+    private func lateCommand(lane: String, action: TerminalAction, clientTransactionId: String, success: Bool)
+        -> StoredCommand?
+    {
         func completes(_ stored: StoredCommand) -> Bool {
             success ? stored.outcome != Outcome.success.rawValue : stored.outcome == Outcome.unknown.rawValue
         }
         if let recent = finalizedSinceCommit.values.first(where: {
-            $0.lane == lane && $0.clientTransactionId == clientTransactionId
-                && $0.action == TerminalAction.sale.rawValue && completes($0)
+            $0.lane == lane && $0.clientTransactionId == clientTransactionId && $0.action == action.rawValue
+                && completes($0)
         }) {
             return recent
         }
         do {
-            return try journal.lateSale(lane: lane, clientTransactionId: clientTransactionId, success: success)
+            return try journal.lateCommand(
+                lane: lane, action: action.rawValue, clientTransactionId: clientTransactionId, success: success)
         } catch {
             logger.error("journal read failed", metadata: ["lane": "\(lane)", "error": "\(error)"])
             return nil
@@ -203,7 +219,7 @@ extension Correlator {
         guard let current = lane.current, current.action == action, named else {
             if let index = lane.graceSales.firstIndex(where: { $0.sale.action == action }) {
                 resolveGrace(at: index, with: callback, lane: lane)
-            } else {
+            } else if !lateResult(callback, action: action, lane: lane) {
                 orphan(callback, lane: lane, action: action.rawValue)
             }
             return
@@ -218,27 +234,28 @@ extension Correlator {
             return
         }
         var final = outcome(of: callback)
-        if final.outcome == .success {
-            switch action {
-            case .preAuth: remember(Authorisation(id: current.id, result: final.result), lane: lane)
-            case .capturePreAuth: final.authorisation = lane.authorisations.last { $0.isNamed(by: final.result) }?.id
-            default: break
-            }
-            if let mark = action.spec.refund { final.refund = refund(mark, current, final.result, lane: lane) }
-        }
+        markSuccess(&final, action: action, id: current.id, requested: current.requested?.amount, lane: lane)
         finalize(current, final)
     }
 
-    /// Money went back to a card (``ActionSpec/refund``): logged at notice level and marked in the reply (so in
-    /// the journal, the `result` event and `status`), with the amount the terminal reports (else the one asked).
-    private func refund(_ mark: RefundMark, _ record: CommandRecord, _ result: JSONObject?, lane: LaneState)
-        -> JSONObject
+    /// What a successful answer adds for its action, on time or late: a pre-auth is remembered for its
+    /// captures, a capture names the authorisation it took, money given back to a card (``ActionSpec/refund``)
+    /// is logged at notice level and marked in the reply (so in the journal, the `result` event and `status`),
+    /// with the amount the terminal reports (else the one asked).
+    func markSuccess(_ final: inout FinalOutcome, action: TerminalAction, id: String, requested: Int?, lane: LaneState)
     {
-        let amount = result?["amount"]?.intValue ?? record.requested?.amount
+        guard final.outcome == .success else { return }
+        switch action {
+        case .preAuth: remember(Authorisation(id: id, result: final.result), lane: lane)
+        case .capturePreAuth: final.authorisation = lane.authorisations.last { $0.isNamed(by: final.result) }?.id
+        default: break
+        }
+        guard let mark = action.spec.refund else { return }
+        let amount = final.result?["amount"]?.intValue ?? requested
         logger.notice(
             "\(mark.key) refund: \(mark.note)",
-            metadata: ["id": "\(record.id)", "lane": "\(lane.id)", "amount": "\(amount.map(String.init) ?? "-")"])
-        return [mark.key: .bool(true), "amount": amount.map { .number(JSONNumber($0)) } ?? .null]
+            metadata: ["id": "\(id)", "lane": "\(lane.id)", "amount": "\(amount.map(String.init) ?? "-")"])
+        final.refund = [mark.key: .bool(true), "amount": amount.map { .number(JSONNumber($0)) } ?? .null]
     }
 
     /// Keeps a successful pre-authorisation for the captures to come, newest last, bounded.

@@ -16,14 +16,17 @@ extension Journal {
         }
     }
 
-    /// The newest finished sale on `lane` with `clientTransactionId` that a late callback can still
-    /// complete: one still `unknown`, or, for a callback reporting success, any that did not end in
-    /// success (aborted, failed, undeliverable: the cardholder paid after all).
-    func lateSale(lane: String, clientTransactionId: String, success: Bool) throws -> StoredCommand? {
+    /// The newest finished command of `action` (a sale, a pre-auth, a refund) on `lane` with
+    /// `clientTransactionId` that a late callback can still complete: one still `unknown`, or, for a callback
+    /// reporting success, any that did not end in success (aborted, failed, undeliverable: the cardholder paid
+    /// after all).
+    func lateCommand(lane: String, action: String, clientTransactionId: String, success: Bool) throws
+        -> StoredCommand?
+    {
         try database.inDatabase { db in
             try Row.fetchOne(
-                db.cachedStatement(sql: success ? JournalSQL.lateSaleForSuccess : JournalSQL.lateSaleForOther),
-                arguments: [lane, clientTransactionId]
+                db.cachedStatement(sql: success ? JournalSQL.lateCommandForSuccess : JournalSQL.lateCommandForOther),
+                arguments: [lane, clientTransactionId, action]
             ).map(Self.stored)
         }
     }

@@ -27,6 +27,9 @@ enum JournalMigrations {
         migrator.registerMigration("v1.1-callbacks-by-command") { db in
             try db.execute(sql: JournalSQL.callbacksByCommand)
         }
+        migrator.registerMigration("v1.1-late-by-client-transaction-id") { db in
+            try db.execute(sql: JournalSQL.lateByClientTransactionId)
+        }
         return migrator
     }
 

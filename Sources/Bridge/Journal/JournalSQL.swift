@@ -88,14 +88,22 @@ package enum JournalSQL {
         CREATE INDEX commands_sales_by_client_transaction_id ON commands(lane, client_transaction_id)
             WHERE action = 'sale'
         """
-    /// A finished sale a late success callback completes: any outcome but success.
-    static let lateSaleForSuccess = """
-        SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = 'sale'
+    /// Migration `v1.1-late-by-client-transaction-id`: every command that names itself by a
+    /// `clientTransactionId` (sales, pre-auths, refunds), by lane, for late callbacks of any of them.
+    static let lateByClientTransactionId = """
+        CREATE INDEX commands_late_by_client_transaction_id ON commands(lane, client_transaction_id, action)
+            WHERE client_transaction_id IS NOT NULL
+        """
+    /// A finished command (lane, clientTransactionId, action) a late success callback completes: any outcome
+    /// but success.
+    static let lateCommandForSuccess = """
+        SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = ?
         AND state = 'final' AND outcome != 'success' ORDER BY created_ms DESC LIMIT 1
         """
-    /// A finished sale a late callback that is not a success completes: an `unknown` one.
-    static let lateSaleForOther = """
-        SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = 'sale'
+    /// A finished command (lane, clientTransactionId, action) a late callback that is not a success
+    /// completes: an `unknown` one.
+    static let lateCommandForOther = """
+        SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = ?
         AND outcome = 'unknown' ORDER BY created_ms DESC LIMIT 1
         """
 }
