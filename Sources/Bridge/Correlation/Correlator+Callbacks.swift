@@ -117,13 +117,19 @@ extension Correlator {
     }
 
     /// Completes a finished command with a callback that came after it ended (`late_result`), when the
-    /// callback names it: only actions whose answers name their command by `clientTransactionId` (a sale, a
-    /// pre-auth, money given back). Returns whether it did.
+    /// callback names it: actions whose answers name their command by `clientTransactionId` (a sale, a
+    /// pre-auth, money given back), and captures by their authorisation (``lateCapture(lane:result:)``).
+    /// Returns whether it did.
     private func lateResult(_ callback: ReceivedCallback, action: TerminalAction, lane: LaneState) -> Bool {
-        guard action.spec.fillsClientTransactionId, let ctid = callback.clientTransactionId,
-            let stored = lateCommand(
-                lane: lane.id, action: action, clientTransactionId: ctid, success: callback.isSuccess)
-        else { return false }
+        let found: StoredCommand?
+        if action == .capturePreAuth {
+            found = lateCapture(lane: lane, result: callback.result)
+        } else if action.spec.fillsClientTransactionId, let ctid = callback.clientTransactionId {
+            found = lateCommand(lane: lane.id, action: action, clientTransactionId: ctid, success: callback.isSuccess)
+        } else {
+            found = nil
+        }
+        guard let stored = found else { return false }
         journalCallback(callback, lane: lane.id, matched: stored.id, disposition: "late")
         var final = outcome(of: callback)
         let requested = RequestedAmounts(fingerprint: stored.fingerprint)?.amount

@@ -31,6 +31,16 @@ extension Journal {
         }
     }
 
+    /// The commands of `action` on `lane` that ended `unknown`, newest first (at most 100): the captures a
+    /// late capture answer may complete.
+    func unknownCommands(lane: String, action: String) throws -> [StoredCommand] {
+        try database.inDatabase { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: JournalSQL.unknownCommandsOfAction), arguments: [lane, action]
+            ).map(Self.stored)
+        }
+    }
+
     /// Every command whose outcome is not final, oldest first: what a restart must pick up again.
     func outstanding() throws -> [StoredCommand] {
         try database.read { db in

@@ -94,6 +94,11 @@ package enum JournalSQL {
         CREATE INDEX commands_late_by_client_transaction_id ON commands(lane, client_transaction_id, action)
             WHERE client_transaction_id IS NOT NULL
         """
+    /// The `unknown` commands of an action on a lane, newest first (the `commands_unknown_sales` index).
+    static let unknownCommandsOfAction = """
+        SELECT \(commandColumns) FROM commands WHERE lane = ? AND outcome = 'unknown' AND action = ?
+        ORDER BY created_ms DESC LIMIT 100
+        """
     /// A finished command (lane, clientTransactionId, action) a late success callback completes: any outcome
     /// but success.
     static let lateCommandForSuccess = """
