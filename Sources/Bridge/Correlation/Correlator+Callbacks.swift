@@ -253,7 +253,7 @@ extension Correlator {
         guard final.outcome == .success else { return }
         switch action {
         case .preAuth: remember(Authorisation(id: id, result: final.result), lane: lane)
-        case .capturePreAuth: final.authorisation = lane.authorisations.last { $0.isNamed(by: final.result) }?.id
+        case .capturePreAuth: final.authorisation = authorisation(namedBy: final.result, lane: lane)
         default: break
         }
         guard let mark = action.spec.refund else { return }

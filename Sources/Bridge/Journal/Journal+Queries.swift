@@ -31,6 +31,14 @@ extension Journal {
         }
     }
 
+    /// The id of the newest successful `pre_auth` on `lane` whose answer carried `orderCode` (its stored
+    /// reply's `result.orderCode`, kept in the `order_code` column).
+    func preAuth(lane: String, orderCode: String) throws -> String? {
+        try database.inDatabase { db in
+            try String.fetchOne(db.cachedStatement(sql: JournalSQL.preAuthByOrderCode), arguments: [lane, orderCode])
+        }
+    }
+
     /// The commands of `action` on `lane` that ended `unknown`, newest first (at most 100): the captures a
     /// late capture answer may complete.
     func unknownCommands(lane: String, action: String) throws -> [StoredCommand] {

@@ -94,6 +94,16 @@ package enum JournalSQL {
         CREATE INDEX commands_late_by_client_transaction_id ON commands(lane, client_transaction_id, action)
             WHERE client_transaction_id IS NOT NULL
         """
+    /// Migration `v1.1-pre-auths-by-order-code`: successful pre-auths by lane and the order code of their answer,
+    /// so that a capture names its authorisation after a restart too.
+    static let preAuthsByOrderCode = """
+        CREATE INDEX commands_pre_auths_by_order_code ON commands(lane, order_code) WHERE action = 'pre_auth'
+        """
+    /// The newest successful pre-auth of a lane whose answer had this order code.
+    static let preAuthByOrderCode = """
+        SELECT id FROM commands WHERE lane = ? AND order_code = ? AND action = 'pre_auth' AND outcome = 'success'
+        ORDER BY created_ms DESC LIMIT 1
+        """
     /// The `unknown` commands of an action on a lane, newest first (the `commands_unknown_sales` index).
     static let unknownCommandsOfAction = """
         SELECT \(commandColumns) FROM commands WHERE lane = ? AND outcome = 'unknown' AND action = ?
