@@ -21,6 +21,8 @@ struct SendCommand: ParsableCommand {
               vivabridge send pre_auth --lane lane-1 --amount 80.00
               vivabridge send capture_pre_auth --lane lane-1 --order-code 1091159196000136 --amount 62.40
               vivabridge send unreferenced_refund --lane lane-1 --amount 5.00
+              vivabridge send fast_refund --lane lane-3 --amount 5.00 --reference-number 833121
+              vivabridge send report --lane lane-1 [--batch-name morning]
               vivabridge send status --ref cli-1717171717171-3fa2
               vivabridge send resolve --ref cli-1717171717171-3fa2 --outcome success \\
                   --note "approved in Viva's back office"    (an unknown command, closed by hand)
@@ -71,7 +73,10 @@ struct SendCommand: ParsableCommand {
     @Option(help: "The sale's clientTransactionId (default: the command's id), or the one to look up.")
     var clientTransactionId: String?
 
-    @Option(help: "cancel, capture_pre_auth: the referenceNumber (STAN) of the transaction to cancel or capture.")
+    @Option(
+        help:
+            "cancel, capture_pre_auth, fast_refund: the referenceNumber (STAN) of the transaction to cancel, capture or refund."
+    )
     var referenceNumber: String?
 
     @Option(
@@ -84,10 +89,10 @@ struct SendCommand: ParsableCommand {
     @Option(name: .customLong("command"), help: "batch: open or close.")
     var batchCommand: String?
 
-    @Option(help: "batch: the batch's name.")
+    @Option(help: "batch, report: the batch's name.")
     var batchName: String?
 
-    @Option(help: "batch close: the batch's id (a UUID).")
+    @Option(help: "batch close, report: the batch's id (a UUID).")
     var batchId: String?
 
     @Option(help: "status: the id of the command to look up; resolve: the id of the unknown command to close.")
@@ -175,6 +180,8 @@ enum SendAction: String, CaseIterable, ExpressibleByArgument {
     case preAuth = "pre_auth"
     case capturePreAuth = "capture_pre_auth"
     case unreferencedRefund = "unreferenced_refund"
+    case fastRefund = "fast_refund"
+    case report
     case status, lanes, ping, resolve
 
     /// The terminal action, or nil for a query.

@@ -69,9 +69,12 @@ enum SendReport {
             fields.append(("offered on", platforms.compactMap(\.stringValue).joined(separator: ", ")))
         }
         if let authorisation = reply["authorisation"]?.stringValue { fields.append(("captured", authorisation)) }
-        if let refund = reply["refund"]?.objectValue, refund["unreferenced"] == .bool(true) {
+        if let refund = reply["refund"]?.objectValue,
+            let mark = reply["action"]?.stringValue.flatMap(TerminalAction.init(rawValue:))?.spec.refund,
+            refund[mark.key] == .bool(true)
+        {
             let amount = refund["amount"]?.intValue.map { " of \(SendAmount.euros($0))" } ?? ""
-            fields.append(("refund", "UNREFERENCED: money back to a card with no sale\(amount)"))
+            fields.append(("refund", "\(mark.key.uppercased()): \(mark.note)\(amount)"))
         }
         var hidden: [String] = []
         if let result = reply["result"]?.objectValue {
@@ -95,6 +98,14 @@ enum SendReport {
                 guard let value = result[key], let text = text(value), !text.isEmpty else { continue }
                 fields.append((label, text))
                 shown.insert(key)
+            }
+            if reply["action"]?.stringValue == TerminalAction.report.rawValue {
+                // A report's result is the terminal's own totals: every field is the answer.
+                for (key, value) in result.pairs where !shown.contains(key) {
+                    guard let text = text(value), !text.isEmpty else { continue }
+                    fields.append((key, text))
+                    shown.insert(key)
+                }
             }
             hidden = result.pairs.filter { !shown.contains($0.key) && $0.value != .string("") }.map(\.key)
         }

@@ -1,4 +1,5 @@
 import Bridge
+import Foundation
 import InterApp
 import TerminalSimulator
 import Testing
@@ -110,5 +111,37 @@ struct PreAuthEndToEndTests {
         #expect(reply.string("outcome") == "success")
         #expect(reply.object("amountMismatch")?.int("requested") == 100, "checked as a sale's amount is")
         #expect(reply.object("amountMismatch")?.int("approved") == 90)
+    }
+}
+
+@Suite("Pre-auth and capture across a restart (v1.1)")
+struct PreAuthRestartTests {
+    @Test("a capture after a restart of the bridge still names its authorisation, found in the journal")
+    func linkAfterRestart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pre-auth-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lanes = [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)]
+        // The first harness stays alive to the end (its end removes the folder); only its bridge stops.
+        let first = try BridgeHarness(lanes: lanes, journalFolder: folder)
+        let preAuth = try first.call(#"{"id":"pa-1","lane":"lane-1","action":"pre_auth","amount":8000}"#)
+        let orderCode = try #require(preAuth.object("result")?.string("orderCode"))
+        first.bridge.stop()
+
+        let again = try BridgeHarness(lanes: lanes, journalFolder: folder)
+        // The new simulated app never made that pre-auth: the test answers as the app that did.
+        again.simulator.setBehaviour(LaneBehaviour(fault: .neverAnswer), lane: "lane-1")
+        try again.send(
+            #"{"id":"cap-1","lane":"lane-1","action":"capture_pre_auth","orderCode":"\#(orderCode)","amount":6240}"#)
+        #expect(again.simulator.waitForURLs(lane: "lane-1", count: 1, timeout: .seconds(5)))
+        again.simulator.injectCallback(
+            lane: "lane-1",
+            url: "interapp-callback://result?status=success&message=Transaction successful.&action=capture_pre_auth"
+                + "&amount=6240&orderCode=\(orderCode)")
+        let capture = try again.reply(to: "cap-1")
+        #expect(capture.string("outcome") == "success")
+        #expect(capture.string("authorisation") == "pa-1")
+        let status = try again.call(#"{"id":"st","action":"status","ref":"cap-1"}"#)
+        #expect(status.object("result")?.object("reply")?.string("authorisation") == "pa-1")
+        withExtendedLifetime(first) {}
     }
 }

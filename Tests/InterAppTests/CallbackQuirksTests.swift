@@ -71,8 +71,10 @@ struct CallbackQuirksTests {
             ("Cancel", .transaction(.cancel)),
             ("transactiondetails", .transaction(.transactionDetails)), ("BATCH", .transaction(.batch)),
             ("pre_auth", .transaction(.preAuth)), ("reprintTransaction", .transaction(.reprint)),
-            ("PRINT", .transaction(.reprint)), ("getReport", .other("getReport")),
-            ("send_money_fast_refund", .other("send_money_fast_refund")),
+            ("PRINT", .transaction(.reprint)), ("getReport", .transaction(.report)),
+            ("send_money_fast_refund", .transaction(.fastRefund)),
+            ("getPrintingSettings", .other("getPrintingSettings")),
+            ("send_money_rebate", .other("send_money_rebate")),
         ])
     func actions(raw: String, kind: Callback.Kind) throws {
         let callback = try Fixture.callback("interapp-callback://result?status=success&action=\(raw)")

@@ -27,7 +27,9 @@ struct RequestURLTests {
         #expect(url == "vivapayclient://pay/v1?merchantKey=k&appId=a&action=abort&callback=\(encoded)")
     }
 
-    @Test("sales and cancels (v1.1) carry protocol=int_default, nothing else does", arguments: TerminalAction.allCases)
+    @Test(
+        "sales, cancels and fast refunds (v1.1) carry protocol=int_default, nothing else does",
+        arguments: TerminalAction.allCases)
     func protocolOnlyForSales(action: TerminalAction) throws {
         let json: String
         switch action {
@@ -42,10 +44,13 @@ struct RequestURLTests {
         case .preAuth: json = #"{"id":"c1","lane":"l","action":"pre_auth","amount":1}"#
         case .capturePreAuth: json = #"{"id":"c1","lane":"l","action":"capture_pre_auth"}"#
         case .unreferencedRefund: json = #"{"id":"c1","lane":"l","action":"unreferenced_refund","amount":1}"#
+        case .fastRefund: json = #"{"id":"c1","lane":"l","action":"fast_refund","amount":1}"#
+        case .report: json = #"{"id":"c1","lane":"l","action":"report"}"#
         }
         let url = RequestURL.build(try Fixture.terminal(json), lane: Fixture.androidLane)
         let parameters = RequestURL.parse(url)
-        #expect(parameters.contains(Parameter("protocol", "int_default")) == (action == .sale || action == .cancel))
+        #expect(
+            parameters.contains(Parameter("protocol", "int_default")) == [.sale, .cancel, .fastRefund].contains(action))
         #expect(parameters[0] == Parameter("merchantKey", "SG23323424EXS3"))
         #expect(parameters[1] == Parameter("appId", "com.example.pos"))
         #expect(parameters[2] == Parameter("action", action.spec.request(for: .android).action))

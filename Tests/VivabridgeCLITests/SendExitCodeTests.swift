@@ -55,6 +55,33 @@ struct SendExitCodeTests {
         #expect(run.output.contains(#""refund":{"unreferenced":true,"amount":500}"#))
     }
 
+    @Test("fast_refund (v1.1) on an Android lane exits 0 and says the money went back; on an iOS lane it exits 2")
+    func fastRefund() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane("lane-1", .android), CLIBridge.lane("lane-2", .ios)])
+        let run = try bridge.send(["fast_refund", "--lane", "lane-1", "--amount", "5.00", "--id", "fr-1"])
+        #expect(run.status == 0, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains("FAST: money sent back to a card by fast refund of 5.00"))
+        #expect(bridge.simulator.openedURLs(lane: "lane-1").last?.contains("action=send_money_fast_refund") == true)
+        let ios = try bridge.send(["fast_refund", "--lane", "lane-2", "--amount", "5.00"])
+        #expect(ios.status == 2, "\(ios.output)\n\(ios.error)")
+        #expect(ios.output.contains("android"))
+    }
+
+    @Test("report (v1.1) on an iOS lane exits 0 and shows the totals; on an Android lane it exits 2")
+    func report() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane("lane-1", .ios), CLIBridge.lane("lane-2", .android)])
+        let open = try bridge.send(["batch", "--lane", "lane-1", "--command", "open", "--batch-name", "morning"])
+        #expect(open.status == 0, "\(open.output)\n\(open.error)")
+        let run = try bridge.send(["report", "--lane", "lane-1", "--batch-name", "morning"])
+        #expect(run.status == 0, "\(run.output)\n\(run.error)")
+        #expect(run.output.contains("batchName"))
+        #expect(run.output.contains("salesCount"))
+        #expect(!run.output.contains("--json shows every field"))
+        #expect(bridge.simulator.openedURLs(lane: "lane-1").last?.contains("action=getReport&command=summary") == true)
+        let android = try bridge.send(["report", "--lane", "lane-2"])
+        #expect(android.status == 2, "\(android.output)\n\(android.error)")
+    }
+
     @Test("foreground (v1.1) exits 0 once the relay opened it")
     func foreground() throws {
         let bridge = try CLIBridge(lanes: [CLIBridge.lane()])

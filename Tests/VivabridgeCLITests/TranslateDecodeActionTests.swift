@@ -64,6 +64,35 @@ struct TranslateDecodeActionTests {
         }
     }
 
+    @Test("fast_refund translates to send_money_fast_refund on Android, is refused for iOS; decode names its answer")
+    func fastRefund() throws {
+        let frame = Array(#"{"id":"fr","lane":"l","action":"fast_refund","amount":500}"#.utf8)
+        #expect(
+            try TranslateCommand.translate(frame, lane: Self.lane(.android))
+                == "vivapayclient://pay/v1?merchantKey=k&appId=a&action=send_money_fast_refund&amount=500"
+                + "&clientTransactionId=fr&protocol=int_default&callback=interapp-callback%3A%2F%2Fresult")
+        #expect(throws: (any Error).self) { try TranslateCommand.translate(frame, lane: Self.lane(.ios)) }
+        let summary = try CallbackParser.parse(
+            "mycallbackscheme://result?status=success&action=send_money_fast_refund&amount=500"
+        ).summary
+        #expect(summary["action"] == .string("fast_refund"))
+    }
+
+    @Test("report translates to getReport&command=summary on iOS, is refused for Android; decode names its answer")
+    func report() throws {
+        let frame = Array(#"{"id":"r","lane":"l","action":"report","batchName":"morning"}"#.utf8)
+        #expect(
+            try TranslateCommand.translate(frame, lane: Self.lane(.ios))
+                == "vivapayclient://pay/v1?merchantKey=k&appId=a&action=getReport&command=summary&batchName=morning"
+                + "&callback=interapp-callback")
+        #expect(throws: (any Error).self) { try TranslateCommand.translate(frame, lane: Self.lane(.android)) }
+        let summary = try CallbackParser.parse(
+            "interapp-callback://result?action=getReport&command=summary&status=success&message=Report retrieved"
+        ).summary
+        #expect(summary["action"] == .string("report"))
+        #expect(summary["outcome"] == .string("success"))
+    }
+
     @Test("decode names both reprint answers reprint")
     func decodeReprint() throws {
         for url in [

@@ -80,6 +80,7 @@ public struct TerminalSettings: Sendable, Equatable {
         .sale: 120_000, .cancel: 120_000, .batch: 30_000, .transactionDetails: 30_000, .abort: 30_000,
         .reprint: 30_000, .foreground: 30_000,
         .preAuth: 120_000, .capturePreAuth: 120_000, .unreferencedRefund: 120_000,
+        .fastRefund: 120_000, .report: 30_000,
     ]
 
     /// Creates the default terminal settings.

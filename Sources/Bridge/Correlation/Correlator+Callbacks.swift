@@ -95,12 +95,7 @@ extension Correlator {
             resolveGrace(at: index, with: callback, lane: lane)
             return
         }
-        if let ctid, let stored = store.lateSale(lane: lane.id, clientTransactionId: ctid, success: callback.isSuccess)
-        {
-            journalCallback(callback, lane: lane.id, matched: stored.id, disposition: "late")
-            completeLate(stored, lane: lane.id, outcome(of: callback))
-            return
-        }
+        if lateResult(callback, action: .sale, lane: lane) { return }
         if let ctid, let current = lane.current, current.action == .sale, !current.isRecoveryLookup,
             Self.echoedWithoutEncoding(received: ctid, sent: current.clientTransactionId)
         {
@@ -125,6 +120,29 @@ extension Correlator {
         }
         guard !unreserved else { return false }
         return sent.hasPrefix(received) || received.removingPercentEncoding == sent
+    }
+
+    /// Completes a finished command with a callback that came after it ended (`late_result`), when the
+    /// callback names it: actions whose answers name their command by `clientTransactionId` (a sale, a
+    /// pre-auth, money given back), and captures by their authorisation (``lateCapture(lane:result:)``).
+    /// Returns whether it did.
+    private func lateResult(_ callback: ReceivedCallback, action: TerminalAction, lane: LaneState) -> Bool {
+        let found: StoredCommand?
+        if action == .capturePreAuth {
+            found = lateCapture(lane: lane, result: callback.result)
+        } else if action.spec.fillsClientTransactionId, let ctid = callback.clientTransactionId {
+            found = store.lateCommand(
+                lane: lane.id, action: action, clientTransactionId: ctid, success: callback.isSuccess)
+        } else {
+            found = nil
+        }
+        guard let stored = found else { return false }
+        journalCallback(callback, lane: lane.id, matched: stored.id, disposition: "late")
+        var final = outcome(of: callback)
+        let requested = RequestedAmounts(fingerprint: stored.fingerprint)?.amount
+        markSuccess(&final, action: action, id: stored.id, requested: requested, lane: lane)
+        completeLate(stored, lane: lane.id, final)
+        return true
     }
 
     // MARK: Aborts
@@ -190,7 +208,7 @@ extension Correlator {
         guard let current = lane.current, current.action == action, named else {
             if let index = lane.graceSales.firstIndex(where: { $0.sale.action == action }) {
                 resolveGrace(at: index, with: callback, lane: lane)
-            } else {
+            } else if !lateResult(callback, action: action, lane: lane) {
                 orphan(callback, lane: lane, action: action.rawValue)
             }
             return
@@ -205,25 +223,28 @@ extension Correlator {
             return
         }
         var final = outcome(of: callback)
-        if final.outcome == .success {
-            switch action {
-            case .preAuth: remember(Authorisation(id: current.id, result: final.result), lane: lane)
-            case .capturePreAuth: final.authorisation = lane.authorisations.last { $0.isNamed(by: final.result) }?.id
-            case .unreferencedRefund: final.refund = unreferencedRefund(current, final.result, lane: lane)
-            default: break
-            }
-        }
+        markSuccess(&final, action: action, id: current.id, requested: current.requested?.amount, lane: lane)
         finalize(current, final)
     }
 
-    /// Money went back to a card with no sale: logged at notice level and marked in the reply (so in the
-    /// journal, the `result` event and `status`), with the amount the terminal reports (else the one asked).
-    private func unreferencedRefund(_ record: CommandRecord, _ result: JSONObject?, lane: LaneState) -> JSONObject {
-        let amount = result?["amount"]?.intValue ?? record.requested?.amount
+    /// What a successful answer adds for its action, on time or late: a pre-auth is remembered for its
+    /// captures, a capture names the authorisation it took, money given back to a card (``ActionSpec/refund``)
+    /// is logged at notice level and marked in the reply (so in the journal, the `result` event and `status`),
+    /// with the amount the terminal reports (else the one asked).
+    func markSuccess(_ final: inout FinalOutcome, action: TerminalAction, id: String, requested: Int?, lane: LaneState)
+    {
+        guard final.outcome == .success else { return }
+        switch action {
+        case .preAuth: remember(Authorisation(id: id, result: final.result), lane: lane)
+        case .capturePreAuth: final.authorisation = authorisation(namedBy: final.result, lane: lane)
+        default: break
+        }
+        guard let mark = action.spec.refund else { return }
+        let amount = final.result?["amount"]?.intValue ?? requested
         logger.notice(
-            "unreferenced refund: money returned to a card with no sale",
-            metadata: ["id": "\(record.id)", "lane": "\(lane.id)", "amount": "\(amount.map(String.init) ?? "-")"])
-        return ["unreferenced": .bool(true), "amount": amount.map { .number(JSONNumber($0)) } ?? .null]
+            "\(mark.key) refund: \(mark.note)",
+            metadata: ["id": "\(id)", "lane": "\(lane.id)", "amount": "\(amount.map(String.init) ?? "-")"])
+        final.refund = [mark.key: .bool(true), "amount": amount.map { .number(JSONNumber($0)) } ?? .null]
     }
 
     /// Keeps a successful pre-authorisation for the captures to come, newest last, bounded.

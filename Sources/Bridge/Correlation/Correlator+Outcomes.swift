@@ -113,7 +113,7 @@ extension Correlator {
             earlier["message"] = message
         }
         final.earlier = earlier
-        if stored.action == TerminalAction.sale.rawValue,
+        if let action = TerminalAction(rawValue: stored.action), RequestedAmounts.checkedActions.contains(action),
             let requested = RequestedAmounts(fingerprint: stored.fingerprint)
         {
             checkAmounts(requested, &final, id: stored.id, lane: lane, action: stored.action)

@@ -3,7 +3,7 @@ import InterApp
 /// What a sale asked the terminal for, to compare with what the terminal reports it approved.
 struct RequestedAmounts: Equatable {
     /// The actions whose approved amount is checked against the request: money taken, held or given back.
-    static let checkedActions: Set<TerminalAction> = [.sale, .preAuth, .unreferencedRefund]
+    static let checkedActions: Set<TerminalAction> = [.sale, .preAuth, .unreferencedRefund, .fastRefund]
 
     /// `amount` in cents.
     var amount: Int?

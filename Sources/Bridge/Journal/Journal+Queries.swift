@@ -16,14 +16,35 @@ extension Journal {
         }
     }
 
-    /// The newest finished sale on `lane` with `clientTransactionId` that a late callback can still
-    /// complete: one still `unknown`, or, for a callback reporting success, any that did not end in
-    /// success (aborted, failed, undeliverable: the cardholder paid after all).
-    func lateSale(lane: String, clientTransactionId: String, success: Bool) throws -> StoredCommand? {
+    /// The newest finished command of `action` (a sale, a pre-auth, a refund) on `lane` with
+    /// `clientTransactionId` that a late callback can still complete: one still `unknown`, or, for a callback
+    /// reporting success, any that did not end in success (aborted, failed, undeliverable: the cardholder paid
+    /// after all).
+    func lateCommand(lane: String, action: String, clientTransactionId: String, success: Bool) throws
+        -> StoredCommand?
+    {
         try database.inDatabase { db in
             try Row.fetchOne(
-                db.cachedStatement(sql: success ? JournalSQL.lateSaleForSuccess : JournalSQL.lateSaleForOther),
-                arguments: [lane, clientTransactionId]
+                db.cachedStatement(sql: success ? JournalSQL.lateCommandForSuccess : JournalSQL.lateCommandForOther),
+                arguments: [lane, clientTransactionId, action]
+            ).map(Self.stored)
+        }
+    }
+
+    /// The id of the newest successful `pre_auth` on `lane` whose answer carried `orderCode` (its stored
+    /// reply's `result.orderCode`, kept in the `order_code` column).
+    func preAuth(lane: String, orderCode: String) throws -> String? {
+        try database.inDatabase { db in
+            try String.fetchOne(db.cachedStatement(sql: JournalSQL.preAuthByOrderCode), arguments: [lane, orderCode])
+        }
+    }
+
+    /// The commands of `action` on `lane` that ended `unknown`, newest first (at most 100): the captures a
+    /// late capture answer may complete.
+    func unknownCommands(lane: String, action: String) throws -> [StoredCommand] {
+        try database.inDatabase { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: JournalSQL.unknownCommandsOfAction), arguments: [lane, action]
             ).map(Self.stored)
         }
     }

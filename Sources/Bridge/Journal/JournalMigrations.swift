@@ -27,6 +27,12 @@ enum JournalMigrations {
         migrator.registerMigration("v1.1-callbacks-by-command") { db in
             try db.execute(sql: JournalSQL.callbacksByCommand)
         }
+        migrator.registerMigration("v1.1-late-by-client-transaction-id") { db in
+            try db.execute(sql: JournalSQL.lateByClientTransactionId)
+        }
+        migrator.registerMigration("v1.1-pre-auths-by-order-code") { db in
+            try db.execute(sql: JournalSQL.preAuthsByOrderCode)
+        }
         return migrator
     }
 

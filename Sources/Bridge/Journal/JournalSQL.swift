@@ -88,14 +88,37 @@ package enum JournalSQL {
         CREATE INDEX commands_sales_by_client_transaction_id ON commands(lane, client_transaction_id)
             WHERE action = 'sale'
         """
-    /// A finished sale a late success callback completes: any outcome but success.
-    static let lateSaleForSuccess = """
-        SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = 'sale'
+    /// Migration `v1.1-late-by-client-transaction-id`: every command that names itself by a
+    /// `clientTransactionId` (sales, pre-auths, refunds), by lane, for late callbacks of any of them.
+    static let lateByClientTransactionId = """
+        CREATE INDEX commands_late_by_client_transaction_id ON commands(lane, client_transaction_id, action)
+            WHERE client_transaction_id IS NOT NULL
+        """
+    /// Migration `v1.1-pre-auths-by-order-code`: successful pre-auths by lane and the order code of their answer,
+    /// so that a capture names its authorisation after a restart too.
+    static let preAuthsByOrderCode = """
+        CREATE INDEX commands_pre_auths_by_order_code ON commands(lane, order_code) WHERE action = 'pre_auth'
+        """
+    /// The newest successful pre-auth of a lane whose answer had this order code.
+    static let preAuthByOrderCode = """
+        SELECT id FROM commands WHERE lane = ? AND order_code = ? AND action = 'pre_auth' AND outcome = 'success'
+        ORDER BY created_ms DESC LIMIT 1
+        """
+    /// The `unknown` commands of an action on a lane, newest first (the `commands_unknown_sales` index).
+    static let unknownCommandsOfAction = """
+        SELECT \(commandColumns) FROM commands WHERE lane = ? AND outcome = 'unknown' AND action = ?
+        ORDER BY created_ms DESC LIMIT 100
+        """
+    /// A finished command (lane, clientTransactionId, action) a late success callback completes: any outcome
+    /// but success.
+    static let lateCommandForSuccess = """
+        SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = ?
         AND state = 'final' AND outcome != 'success' ORDER BY created_ms DESC LIMIT 1
         """
-    /// A finished sale a late callback that is not a success completes: an `unknown` one.
-    static let lateSaleForOther = """
-        SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = 'sale'
+    /// A finished command (lane, clientTransactionId, action) a late callback that is not a success
+    /// completes: an `unknown` one.
+    static let lateCommandForOther = """
+        SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = ?
         AND outcome = 'unknown' ORDER BY created_ms DESC LIMIT 1
         """
 }

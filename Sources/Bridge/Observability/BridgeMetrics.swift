@@ -16,8 +16,9 @@ public final class BridgeMetrics: Sendable {
 
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
-    /// `vivabridge_lane_up`, in configuration order.
-    let laneUp: [CoreMetrics.Gauge]
+    /// `vivabridge_lane_up` by lane. Taken only when a link goes up or down or a reload adds or removes a
+    /// lane, never per command.
+    private let laneUp: Mutex<[String: CoreMetrics.Gauge]>
     let inFlight: CoreMetrics.Gauge
     let unknownUnresolved: CoreMetrics.Gauge
     let eventsPublished: CoreMetrics.Counter
@@ -37,10 +38,9 @@ public final class BridgeMetrics: Sendable {
     public init(lanes: [String]) {
         factory = PrometheusMetricsFactory(registry: registry)
         let factory = factory
-        laneUp = lanes.map {
-            CoreMetrics.Gauge(label: "vivabridge_lane_up", dimensions: [("lane", $0)], factory: factory)
-        }
-        for gauge in laneUp { gauge.record(0) }
+        var gauges: [String: CoreMetrics.Gauge] = [:]
+        for lane in lanes { gauges[lane] = Self.laneGauge(lane, factory: factory) }
+        laneUp = Mutex(gauges)
         inFlight = CoreMetrics.Gauge(label: "vivabridge_commands_in_flight", factory: factory)
         inFlight.record(0)
         unknownUnresolved = CoreMetrics.Gauge(label: "vivabridge_unknown_unresolved", factory: factory)
@@ -57,6 +57,27 @@ public final class BridgeMetrics: Sendable {
             })
         commandDurations = Dictionary(
             uniqueKeysWithValues: (Self.actions + ["other"]).map { ($0, AtomicHistogram(bounds: Self.commandBounds)) })
+    }
+
+    private static func laneGauge(_ lane: String, factory: PrometheusMetricsFactory) -> CoreMetrics.Gauge {
+        let gauge = CoreMetrics.Gauge(label: "vivabridge_lane_up", dimensions: [("lane", lane)], factory: factory)
+        gauge.record(0)
+        return gauge
+    }
+
+    /// Sets `lane`'s `vivabridge_lane_up` (a lane a reload added gets its sample here, 0 until it is up).
+    func setLaneUp(_ lane: String, _ up: Bool) {
+        let factory = factory
+        laneUp.withLock { gauges in
+            let gauge = gauges[lane] ?? Self.laneGauge(lane, factory: factory)
+            gauges[lane] = gauge
+            gauge.record(up ? 1 : 0)
+        }
+    }
+
+    /// Drops the sample of a lane a reload removed.
+    func removeLane(_ lane: String) {
+        laneUp.withLock { gauges in gauges.removeValue(forKey: lane)?.destroy() }
     }
 
     /// The counter of commands answered with `outcome` (and `code`, for `rejected`). It takes the

@@ -25,15 +25,14 @@ public final class LiveState: Sendable {
         }
     }
 
-    /// The configured lanes, in configuration order.
-    public let laneIds: [String]
     private let phaseValue = Atomic<Int>(Phase.starting.rawValue)
     private let epochValue = Atomic<Int>(0)
-    private let up: [AtomicCell]
+    /// Each lane's link, in configuration order. Written only when a link goes up or down or a reload
+    /// adds or removes a lane, never per command; read by `/readyz`.
+    private let links: Mutex<[(id: String, up: Bool)]>
 
     init(laneIds: [String]) {
-        self.laneIds = laneIds
-        up = laneIds.map { _ in AtomicCell() }
+        links = Mutex(laneIds.map { ($0, false) })
     }
 
     /// The bridge's phase now.
@@ -43,11 +42,21 @@ public final class LiveState: Sendable {
     public var epoch: Int { epochValue.load(ordering: .relaxed) }
 
     /// Each lane and whether its link is up, in configuration order.
-    public var lanes: [(id: String, up: Bool)] {
-        zip(laneIds, up).map { ($0, $1.value.load(ordering: .relaxed) == 1) }
-    }
+    public var lanes: [(id: String, up: Bool)] { links.withLock { $0 } }
 
     func set(_ phase: Phase) { phaseValue.store(phase.rawValue, ordering: .releasing) }
     func set(epoch: Int) { epochValue.store(epoch, ordering: .relaxed) }
-    func set(lane index: Int, up isUp: Bool) { up[index].value.store(isUp ? 1 : 0, ordering: .relaxed) }
+    /// Sets `lane`'s link; a lane not listed yet (a reload added it) is appended.
+    func set(lane: String, up isUp: Bool) {
+        links.withLock { links in
+            if let index = links.firstIndex(where: { $0.id == lane }) {
+                links[index].up = isUp
+            } else {
+                links.append((lane, isUp))
+            }
+        }
+    }
+
+    /// Forgets a lane a reload removed.
+    func remove(lane: String) { links.withLock { $0.removeAll { $0.id == lane } } }
 }

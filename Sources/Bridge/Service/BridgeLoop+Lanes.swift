@@ -19,6 +19,7 @@ extension BridgeLoop {
         linksByLane[lane.id] = link
         poller.add(link.socket)
         poller.add(link.monitor)
+        observeLink(lane.id)
     }
 
     /// Closes the link of a lane a reload removed or changed, once idle: what the link still holds is read
@@ -26,6 +27,7 @@ extension BridgeLoop {
     func closeLink(_ lane: String) {
         guard let offset = links.firstIndex(where: { $0.lane == lane }) else {
             correlator.linkClosed(lane)
+            observeLink(lane)
             return
         }
         let link = links[offset]
@@ -39,5 +41,6 @@ extension BridgeLoop {
         linksByLane[lane] = nil
         link.close()
         correlator.linkClosed(lane)
+        observeLink(lane)
     }
 }

@@ -9,11 +9,16 @@ struct Observation: Sendable {
 }
 
 extension BridgeLoop {
-    /// Publishes a lane's link state (after the correlator took it) to `/readyz` and `vivabridge_lane_up`.
-    func observeLink(_ lane: String, offset: Int) {
-        let up = correlator.lanes[lane]?.connected ?? false
-        observation.live.set(lane: offset, up: up)
-        metrics.shared.laneUp[offset].record(up ? 1 : 0)
+    /// Publishes a lane's link state (after the correlator took it) to `/readyz` and `vivabridge_lane_up`;
+    /// a lane the correlator no longer has (a reload removed it) leaves both.
+    func observeLink(_ lane: String) {
+        guard let state = correlator.lanes[lane] else {
+            observation.live.remove(lane: lane)
+            metrics.shared.removeLane(lane)
+            return
+        }
+        observation.live.set(lane: lane, up: state.connected)
+        metrics.shared.setLaneUp(lane, state.connected)
     }
 
     /// Samples the gauges that are not counted as they change: commands in flight and `unknown` commands

@@ -286,15 +286,14 @@ final class BridgeLoop {
     }
 
     private func readMonitor(_ link: LaneLink, socketIndex: Int) {
-        let offset = (socketIndex - laneBase) / 2
         while let event = try? link.monitor.receiveMonitorEvent(wait: false) {
             switch event.kind {
             case .handshakeSucceeded:
                 correlator.linkUp(link.lane)
-                observeLink(link.lane, offset: offset)
+                observeLink(link.lane)
             case .disconnected:
                 correlator.linkDown(link.lane)
-                observeLink(link.lane, offset: offset)
+                observeLink(link.lane)
                 remake(link, socketIndex: socketIndex)
                 return
             default: break

@@ -59,25 +59,46 @@ final class CommandStore {
         return try journal.command(id: id)
     }
 
-    /// The finished sale a late callback completes (see ``Journal/lateSale(lane:clientTransactionId:success:)``):
-    /// a success completes any sale that did not end in success, anything else only an `unknown` one. Nil,
-    /// logged, when the journal cannot be read.
-    func lateSale(lane: String, clientTransactionId: String, success: Bool) -> StoredCommand? {
+    /// The finished command of `action` a late callback completes (see
+    /// ``Journal/lateCommand(lane:action:clientTransactionId:success:)``), by the sale's rule for every
+    /// action: a success completes any that did not end in success, anything else only an `unknown` one.
+    /// Nil, logged, when the journal cannot be read.
+    func lateCommand(lane: String, action: TerminalAction, clientTransactionId: String, success: Bool)
+        -> StoredCommand?
+    {
         func completes(_ stored: StoredCommand) -> Bool {
             success ? stored.outcome != Outcome.success.rawValue : stored.outcome == Outcome.unknown.rawValue
         }
         if let recent = finalizedSinceCommit.values.first(where: {
-            $0.lane == lane && $0.clientTransactionId == clientTransactionId
-                && $0.action == TerminalAction.sale.rawValue && completes($0)
+            $0.lane == lane && $0.clientTransactionId == clientTransactionId && $0.action == action.rawValue
+                && completes($0)
         }) {
             return recent
         }
         do {
-            return try journal.lateSale(lane: lane, clientTransactionId: clientTransactionId, success: success)
+            return try journal.lateCommand(
+                lane: lane, action: action.rawValue, clientTransactionId: clientTransactionId, success: success)
         } catch {
             logger.error("journal read failed", metadata: ["lane": "\(lane)", "error": "\(error)"])
             return nil
         }
+    }
+
+    /// The commands of `action` on `lane` that ended `unknown`, staged ones included (a late capture
+    /// answer's candidates). Throws when the journal cannot be read.
+    func unknownCommands(lane: String, action: TerminalAction) throws -> [StoredCommand] {
+        var byId: [String: StoredCommand] = [:]
+        for stored in try journal.unknownCommands(lane: lane, action: action.rawValue) { byId[stored.id] = stored }
+        for stored in finalizedSinceCommit.values where stored.lane == lane && stored.action == action.rawValue {
+            byId[stored.id] = stored
+        }
+        return byId.values.filter { $0.outcome == Outcome.unknown.rawValue }
+    }
+
+    /// The newest successful `pre_auth` on `lane` whose answer carried `orderCode` (see
+    /// ``Journal/preAuth(lane:orderCode:)``).
+    func preAuth(lane: String, orderCode: String) throws -> String? {
+        try journal.preAuth(lane: lane, orderCode: orderCode)
     }
 
     /// Every command the journal holds as not final, oldest first: what a restart picks up again.

@@ -74,6 +74,43 @@ extension ActionSpec {
         ],
         request: RequestForm(action: "unreferenced_refund"),
         fillsClientTransactionId: true,
+        abortable: false,
+        refund: RefundMark(key: "unreferenced", note: "money back to a card with no sale")
+    )
+
+    /// `fast_refund` (Android only): send `amount` cents back to the card of an earlier Visa, Mastercard or
+    /// Maestro payment, which the cardholder's bank credits fast. Viva's Android "Fast Refund request" page spells
+    /// it `action=send_money_fast_refund` and lists `clientTransactionId`, `referenceNumber` (the STAN of the
+    /// payment; without it the app lets the user pick one of the card's last ones, as a cancel does) and
+    /// `amount`; a public Flutter plugin also sends the `show_*` flags and `protocol=int_default`, as a cancel
+    /// does. The command's `id` becomes its `clientTransactionId`, so that the answer names its command. Not
+    /// abortable (the abort pages name the sale). Its successful reply carries `refund: {fast: true, amount}`.
+    public static let fastRefund = ActionSpec(
+        action: .fastRefund,
+        parameters: [
+            .required("amount", .integer(1...maxAmount), unit: "cents"),
+            .optional("referenceNumber", .digits(maxLength: 12)),
+            .optional("clientTransactionId", .text(maxLength: 2048)),
+            .optional("show_receipt", .flag),
+            .optional("show_rating", .flag),
+            .optional("show_transaction_result", .flag),
+        ],
+        request: RequestForm(action: "send_money_fast_refund", trailing: [Parameter("protocol", "int_default")]),
+        platforms: [.android],
+        fillsClientTransactionId: true,
+        abortable: false,
+        refund: RefundMark(key: "fast", note: "money sent back to a card by fast refund")
+    )
+
+    /// `report` (iOS only): the terminal's own totals of a batch, as the reply's `result`. Viva's iOS "Get
+    /// Reports" page spells it `action=getReport&command=summary` (the only command it gives; the bridge adds
+    /// it) with an optional `batchName` or `batchId`; without them, or when they match no batch, the app
+    /// reports the active batch. No money moves; not abortable.
+    public static let report = ActionSpec(
+        action: .report,
+        parameters: [.optional("batchName", .text(maxLength: 256)), .optional("batchId", .uuid)],
+        request: RequestForm(action: "getReport", leading: [Parameter("command", "summary")]),
+        platforms: [.ios],
         abortable: false
     )
 }

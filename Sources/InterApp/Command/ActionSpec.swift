@@ -26,6 +26,10 @@ public struct ActionSpec: Sendable {
     /// Whether the terminal app never answers it, so that the relay's `opened` is its whole outcome
     /// (`foreground`: "no response is sent back", say Viva's pages).
     public let endsWhenOpened: Bool
+    /// For an action that gives money back to a card (`unreferenced_refund`, `fast_refund`): how its successful
+    /// reply marks it (`refund: {<key>: true, amount}`), so that it stands out in replies, events, `status`, the
+    /// journal and the log. Nil for the others.
+    public let refund: RefundMark?
 
     private let index: [String: Int]
 
@@ -39,7 +43,8 @@ public struct ActionSpec: Sendable {
         platforms: Set<Platform> = Set(Platform.allCases),
         fillsClientTransactionId: Bool = false,
         abortable: Bool = true,
-        endsWhenOpened: Bool = false
+        endsWhenOpened: Bool = false,
+        refund: RefundMark? = nil
     ) {
         self.action = action
         self.parameters = parameters
@@ -50,6 +55,7 @@ public struct ActionSpec: Sendable {
         self.fillsClientTransactionId = fillsClientTransactionId
         self.abortable = abortable
         self.endsWhenOpened = endsWhenOpened
+        self.refund = refund
         var index: [String: Int] = [:]
         for (position, parameter) in parameters.enumerated() { index[parameter.name] = position }
         self.index = index
@@ -68,5 +74,20 @@ public struct ActionSpec: Sendable {
     /// Whether the terminal app on `platform` offers the action.
     public func supports(_ platform: Platform) -> Bool {
         platforms.contains(platform)
+    }
+}
+
+/// How a successful action that gives money back to a card is marked: `refund: {<key>: true, amount}` in its
+/// reply, and a notice log "<key> refund: <note>".
+public struct RefundMark: Sendable, Equatable {
+    /// The key set `true` in the reply's `refund` object (`unreferenced`, `fast`).
+    public let key: String
+    /// What happened, in words, for the log and `vivabridge send` ("money back to a card with no sale").
+    public let note: String
+
+    /// Creates a mark.
+    public init(key: String, note: String) {
+        self.key = key
+        self.note = note
     }
 }

@@ -23,6 +23,10 @@ public enum TerminalAction: String, Sendable, CaseIterable {
     case capturePreAuth = "capture_pre_auth"
     /// Give money back to a card with no original sale (v1.1).
     case unreferencedRefund = "unreferenced_refund"
+    /// Send money back fast to the card of an earlier payment (v1.1, Android only).
+    case fastRefund = "fast_refund"
+    /// The terminal's own totals of a batch (v1.1, iOS only).
+    case report
 }
 
 extension TerminalAction {
@@ -39,6 +43,8 @@ extension TerminalAction {
         case .preAuth: .preAuth
         case .capturePreAuth: .capturePreAuth
         case .unreferencedRefund: .unreferencedRefund
+        case .fastRefund: .fastRefund
+        case .report: .report
         }
     }
 

@@ -24,8 +24,9 @@ public struct Reply: Sendable, Equatable {
     /// For a successful `capture_pre_auth` (v1.1): the id of the `pre_auth` command it captured, when the
     /// terminal's answer names that authorisation.
     public var authorisation: String?
-    /// For a successful `unreferenced_refund` (v1.1): `{"unreferenced": true, "amount": …}`, the money that
-    /// went back to a card with no sale, so that it stands out in replies, events, `status` and the journal.
+    /// For a successful action that gives money back to a card (v1.1, ``ActionSpec/refund``):
+    /// `{"unreferenced": true, "amount": …}` for an `unreferenced_refund`, `{"fast": true, "amount": …}` for a
+    /// `fast_refund`, so that it stands out in replies, events, `status` and the journal.
     public var refund: JSONObject?
     /// Whether this outcome came after the command had been answered `unknown` (or otherwise).
     public var late: Bool

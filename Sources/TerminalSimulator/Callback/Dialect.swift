@@ -36,6 +36,7 @@ struct Dialect: Sendable {
         case detailsFetched, detailsNotFound
         case printed, nothingToPrint
         case preAuthNotFound, captureTooLarge
+        case reportReady
     }
 
     private func iosText(_ message: Message) -> String {
@@ -62,6 +63,7 @@ struct Dialect: Sendable {
         case .nothingToPrint: "Transaction not found."
         case .preAuthNotFound: "Pre-authorisation not found."
         case .captureTooLarge: "Amount exceeds the pre-authorised amount."
+        case .reportReady: "Report retrieved"
         }
     }
 
@@ -87,6 +89,7 @@ struct Dialect: Sendable {
         case .nothingToPrint: "(-999) UNEXPECTED - Transaction not found."
         case .preAuthNotFound: "(-999) UNEXPECTED - Pre-authorisation not found."
         case .captureTooLarge: "(-999) UNEXPECTED - Amount exceeds the pre-authorised amount."
+        case .reportReady: "Report retrieved"
         }
     }
 }

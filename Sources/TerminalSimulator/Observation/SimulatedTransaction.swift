@@ -14,6 +14,9 @@ public struct SimulatedTransaction: Sendable, Equatable {
         case capture = "capture_pre_auth"
         /// Money given back to a card with no original sale (v1.1).
         case unreferencedRefund = "unreferenced_refund"
+        /// Money sent back fast to the card of an earlier payment (v1.1, Android only), answered with the
+        /// request's spelling.
+        case fastRefund = "send_money_fast_refund"
     }
 
     /// How it ended.

@@ -24,6 +24,8 @@ final class TerminalApp {
     var stan: Int
     var book: TransactionBook
     var batches = BatchBook()
+    /// The totals of each kept batch, by its id lowercased: what a report (iOS `getReport`) answers.
+    var tallies: [String: BatchTally] = [:]
     var current: Activity?
     private var nextToken: UInt64 = 0
 
@@ -110,11 +112,14 @@ final class TerminalApp {
         case "pre_auth": startSale(request, callback: callback, kind: .preAuth)
         case "capture_pre_auth": capture(request, callback: callback)
         case "unreferenced_refund": startSale(request, callback: callback, kind: .unreferencedRefund)
+        case "send_money_fast_refund" where platform == .android:
+            fastRefund(request, callback: callback)
         case "cancel": startCancel(request, callback: callback)
         case "batch": batch(request, callback: callback)
         case "transactionDetails" where platform == .android: transactionDetails(request, callback: callback)
         case "reprintTransaction" where platform == .ios: reprint(request, callback: callback, action: action)
         case "print" where platform == .android: reprint(request, callback: callback, action: action)
+        case "getReport" where platform == .ios: report(request, callback: callback)
         default: fail(callback: callback, action: action, message: .unsupportedAction)
         }
     }
@@ -230,6 +235,7 @@ final class TerminalApp {
     @discardableResult
     func record(_ transaction: SimulatedTransaction) -> Int {
         effects.append(.recorded(transaction))
+        if let open = batches.open { tallies[open.id.lowercased(), default: BatchTally()].add(transaction) }
         return book.append(transaction)
     }
 
