@@ -85,7 +85,8 @@ let package = Package(
             path: "Sources/Benchmarks",
             swiftSettings: strict
         ),
-        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strict),
+        .target(name: "LoopbackPorts", path: "Tests/LoopbackPorts", swiftSettings: strict),
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "LoopbackPorts"], swiftSettings: strict),
         .testTarget(
             name: "InterAppTests",
             dependencies: ["InterApp", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -99,7 +100,7 @@ let package = Package(
         .testTarget(
             name: "BridgeTests",
             dependencies: [
-                "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ZeroMQ", "InterApp",
+                "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ZeroMQ", "InterApp", "LoopbackPorts",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -99,6 +99,14 @@ extension Socket {
         return pair
     }
 
+    /// Stops the monitor ``openMonitor(events:)`` started: no event is sent after it returns. Call it before
+    /// closing the monitor's PAIR while this socket lives on (libzmq sends monitor events from its I/O
+    /// thread, to a reader that may be gone).
+    public func stopMonitor() throws(ZMQError) {
+        let handle = try liveHandle("stop monitor")
+        try check(zmq_socket_monitor(handle, nil, 0), "stop monitor")
+    }
+
     /// Receives the next monitor event from a socket made by ``openMonitor(events:)``.
     public func receiveMonitorEvent(wait: Bool = true) throws(ZMQError) -> MonitorEvent? {
         guard let frames = try receive(wait: wait) else { return nil }

@@ -131,6 +131,12 @@ extension Socket {
         try setInt32(ZMQ_RECONNECT_IVL_MAX, milliseconds, "ZMQ_RECONNECT_IVL_MAX")
     }
 
+    /// How long a new connection may take to complete its ZMTP handshake (CURVE included) before it is
+    /// dropped (`ZMQ_HANDSHAKE_IVL`; libzmq's default is 30 s; 0 waits for ever).
+    public func setHandshakeInterval(_ milliseconds: Int32) throws(ZMQError) {
+        try setInt32(ZMQ_HANDSHAKE_IVL, milliseconds, "ZMQ_HANDSHAKE_IVL")
+    }
+
     /// When true, messages are queued only to completed connections: a send with no connected peer
     /// fails (`EAGAIN` when not waiting) instead of waiting for a future connection.
     public func setImmediate(_ on: Bool) throws(ZMQError) {

@@ -61,6 +61,7 @@ struct CrashRecoveryTests {
         try subscriber.subscribe("lane-1.")
         try subscriber.connect(events)
         _ = try #require(try monitor.receiveMonitorEvent())
+        try subscriber.stopMonitor()
         monitor.close()
         let asker = try Socket(context, .dealer)
         defer { asker.close() }

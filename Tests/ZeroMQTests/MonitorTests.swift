@@ -1,3 +1,4 @@
+import LoopbackPorts
 import Testing
 import ZeroMQ
 
@@ -48,7 +49,7 @@ struct MonitorTests {
     @Test("a connect to nowhere is reported as delayed and retried")
     func connectRetried() throws {
         try withContext { context in
-            let nowhere = try DeadPort()
+            let nowhere = try LoopbackPort(listening: false)
             defer { nowhere.release() }
             let client = try makeSocket(context, .dealer)
             try client.setReconnectInterval(10)

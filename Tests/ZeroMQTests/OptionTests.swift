@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackPorts
 import Testing
 import ZeroMQ
 
@@ -71,7 +72,7 @@ struct OptionTests {
     @Test("the send high-water mark bounds the queue for an absent peer")
     func sendHighWaterMark() throws {
         try withContext { context in
-            let nowhere = try DeadPort()
+            let nowhere = try LoopbackPort(listening: false)
             defer { nowhere.release() }
             let push = try Socket(context, .push)
             try push.setSendHighWaterMark(4)

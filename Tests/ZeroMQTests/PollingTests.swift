@@ -1,3 +1,4 @@
+import LoopbackPorts
 import Testing
 import ZeroMQ
 
@@ -94,7 +95,7 @@ struct PollingTests {
     @Test("send without waiting on an immediate DEALER with no peer returns false")
     func sendWithoutPeer() throws {
         try withContext { context in
-            let deadPort = try DeadPort()
+            let deadPort = try LoopbackPort(listening: false)
             defer { deadPort.release() }
             let nowhere = deadPort.endpoint
 

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackPorts
 import Testing
 import ZeroMQ
 
@@ -11,7 +12,7 @@ struct ShutdownTests {
     )
     func terminateWithPendingMessages(transport: Transport, linger: Int32?) throws {
         let context = try Context()
-        let deadPort = try DeadPort()
+        let deadPort = try LoopbackPort(listening: false)
         defer { deadPort.release() }
         let closedAt: ContinuousClock.Instant
         do {
@@ -39,7 +40,7 @@ struct ShutdownTests {
     @Test("a socket left open is closed with the object, and the context then terminates")
     func socketReleasedWithObject() throws {
         let context = try Context()
-        let nowhere = try DeadPort()
+        let nowhere = try LoopbackPort(listening: false)
         defer { nowhere.release() }
         do {
             let push = try Socket(context, .push)

@@ -193,6 +193,7 @@ final class BridgeLoop {
                 lastTickMs = now
                 correlator.tick()
                 checkJournalHealth()
+                reviveStalledLinks()
                 sampleGauges()
             }
             correlator.settleLanes()
@@ -289,6 +290,7 @@ final class BridgeLoop {
         while let event = try? link.monitor.receiveMonitorEvent(wait: false) {
             switch event.kind {
             case .handshakeSucceeded:
+                link.cameUp()
                 correlator.linkUp(link.lane)
                 observeLink(link.lane)
             case .disconnected:
@@ -301,10 +303,20 @@ final class BridgeLoop {
         }
     }
 
+    /// Makes anew the links that are down and have not come up for a while since they were made
+    /// (``LaneLink/isStalled``). Once a tick.
+    func reviveStalledLinks() {
+        for (offset, link) in links.enumerated() where correlator.lanes[link.lane]?.connected == false {
+            guard link.isStalled else { continue }
+            link.countRevival()
+            remake(link, socketIndex: laneBase + offset * 2, stalled: true)
+        }
+    }
+
     /// Makes a dropped link anew: libzmq gives up on a connection it dropped for a protocol error (an
     /// over-size frame, for one), so the bridge never relies on its reconnecting. What the old socket
     /// still holds is read first, so no callback is lost.
-    private func remake(_ link: LaneLink, socketIndex: Int) {
+    private func remake(_ link: LaneLink, socketIndex: Int, stalled: Bool = false) {
         while let frames = try? link.socket.receive(wait: false) {
             correlator.receiveFromRelay(lane: link.lane, frames: frames)
         }
@@ -318,6 +330,11 @@ final class BridgeLoop {
         }
         poller.replace(at: socketIndex, with: link.socket)
         poller.replace(at: socketIndex + 1, with: link.monitor)
+        if stalled {
+            // A relay that is down is retried this way too: info, not notice, so that it does not flood.
+            logger.info("lane link still not up; making it anew", metadata: ["lane": "\(link.lane)"])
+            return
+        }
         correlator.linkReset(link.lane)
         logger.notice(
             "link to the relay dropped (relay gone, or it sent what ZeroMQ refuses, such as a frame over 1 MiB); connecting anew",

@@ -62,7 +62,10 @@ final class BridgeHarness {
         try client.connect(bound.command)
         subscriber = try Socket(context, .sub)
         let monitor = try subscriber.openMonitor(events: .handshakeSucceeded)
-        defer { monitor.close() }
+        defer {
+            try? subscriber.stopMonitor()
+            monitor.close()
+        }
         try monitor.setReceiveTimeout(10_000)
         try subscriber.subscribe("")
         try subscriber.connect(bound.events)

@@ -1,16 +1,7 @@
 import Foundation
+import LoopbackPorts
 import Testing
 import ZeroMQ
-
-#if canImport(Glibc)
-    import Glibc
-    private let streamSocket = Int32(SOCK_STREAM.rawValue)
-    private func closeDescriptor(_ descriptor: Int32) { _ = Glibc.close(descriptor) }
-#elseif canImport(Darwin)
-    import Darwin
-    private let streamSocket = SOCK_STREAM
-    private func closeDescriptor(_ descriptor: Int32) { _ = Darwin.close(descriptor) }
-#endif
 
 /// How long any single wait in these tests may take before the test fails instead of hanging.
 let patience: Int32 = 2000
@@ -53,46 +44,6 @@ func bindFresh(_ socket: Socket, _ transport: Transport) throws -> String {
         try socket.bind("tcp://127.0.0.1:*")
         return try socket.lastEndpoint
     }
-}
-
-/// A TCP loopback port held bound but not listening, so that connecting to it is refused for as long as
-/// it is held, and no other test can be given the same port meanwhile.
-///
-/// Keep it until the end of the test with `defer { nowhere.release() }`.
-final class DeadPort {
-    private var descriptor: Int32
-    /// `tcp://127.0.0.1:<port>`.
-    let endpoint: String
-
-    init() throws {
-        let descriptor = socket(AF_INET, streamSocket, 0)
-        guard descriptor >= 0 else { throw ZMQError(code: errno, operation: "socket") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        guard bound else {
-            let code = errno
-            closeDescriptor(descriptor)
-            throw ZMQError(code: code, operation: "bind a dead port")
-        }
-        self.descriptor = descriptor
-        endpoint = "tcp://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
-    }
-
-    /// Gives the port back.
-    func release() {
-        if descriptor >= 0 { closeDescriptor(descriptor) }
-        descriptor = -1
-    }
-
-    deinit { release() }
 }
 
 /// A socket whose blocking receives give up after ``patience``, so a broken test fails, never hangs.
