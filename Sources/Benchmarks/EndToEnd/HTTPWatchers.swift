@@ -1,12 +1,9 @@
 import Bridge
+import BridgeClient
 import BridgeHTTP
 import Foundation
 import Logging
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The HTTP listener of a benchmarked bridge with what docs/PERFORMANCE.md measures it under: a
 /// Prometheus scrape of `/metrics` every second and ``viewers`` clients following `/events`, each on a
@@ -61,12 +58,12 @@ final class HTTPWatchers: @unchecked Sendable {
 
     private func follow(port: Int) {
         defer { finished.signal() }
-        guard let fd = Self.connect(port: port) else { return }
-        defer { close(fd) }
-        guard Self.send(fd, "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") else { return }
+        guard let connection = try? LoopbackHTTP(port: port, timeoutMs: 200),
+            (try? connection.get("/events", closing: false)) != nil
+        else { return }
         var buffer = [UInt8](repeating: 0, count: 65536)
         while !stopping.load(ordering: .relaxed) {
-            let count = recv(fd, &buffer, buffer.count, 0)
+            let count = connection.receive(into: &buffer)
             if count == 0 { return }
             if count > 0 { counts.withLock { $0.eventBytes += count } }
         }
@@ -78,42 +75,14 @@ final class HTTPWatchers: @unchecked Sendable {
         while !stopping.load(ordering: .relaxed) {
             if DispatchTime.now() >= next {
                 next = next + .seconds(1)
-                if let fd = Self.connect(port: port) {
-                    if Self.send(fd, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n") {
-                        var buffer = [UInt8](repeating: 0, count: 65536)
-                        while recv(fd, &buffer, buffer.count, 0) > 0 {}
-                        counts.withLock { $0.scrapes += 1 }
-                    }
-                    close(fd)
+                if let connection = try? LoopbackHTTP(port: port, timeoutMs: 200),
+                    (try? connection.get("/metrics", closing: true)) != nil
+                {
+                    _ = connection.receiveAll()
+                    counts.withLock { $0.scrapes += 1 }
                 }
             }
             usleep(50_000)
         }
-    }
-
-    private static func connect(port: Int) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            close(fd)
-            return nil
-        }
-        return fd
-    }
-
-    private static func send(_ fd: Int32, _ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        return Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count
     }
 }

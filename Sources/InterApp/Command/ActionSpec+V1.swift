@@ -18,6 +18,23 @@
 extension ActionSpec {
     static let maxAmount = 2_147_483_647
 
+    /// The `show_*` flags: the screens the app shows after the host answers (result, receipt, rating),
+    /// taken by every action that moves money or looks up a transaction.
+    static let resultScreens: [ParameterSpec] = [
+        .optional("show_receipt", .flag),
+        .optional("show_rating", .flag),
+        .optional("show_transaction_result", .flag),
+    ]
+
+    /// How an earlier transaction is named besides its `referenceNumber`: by order code, or searched in a
+    /// date range (`cancel`, `capture_pre_auth`).
+    static let transactionSearch: [ParameterSpec] = [
+        .optional("orderCode", .digits(maxLength: 32)),
+        .optional("shortOrderCode", .digits(maxLength: 32)),
+        .optional("txnDateFrom", .date),
+        .optional("txnDateTo", .date),
+    ]
+
     /// `sale`: take a payment of `amount` cents.
     public static let sale = ActionSpec(
         action: .sale,
@@ -27,9 +44,7 @@ extension ActionSpec {
             .optional("clientTransactionId", .text(maxLength: 2048)),
             .optional("withInstallments", .flag),
             .optional("preferredInstallments", .integer(0...99)),
-            .optional("show_receipt", .flag),
-            .optional("show_rating", .flag),
-            .optional("show_transaction_result", .flag),
+        ] + resultScreens + [
             .optional("paymentMethod", .text(maxLength: 64)),
             .optional("ISV_amount", .integer(0...maxAmount), unit: "cents"),
             .optional("ISV_clientId", .text(maxLength: 256)),
@@ -64,14 +79,7 @@ extension ActionSpec {
         parameters: [
             .optional("referenceNumber", .digits(maxLength: 12)),
             .optional("amount", .integer(1...maxAmount), unit: "cents"),
-            .optional("orderCode", .digits(maxLength: 32)),
-            .optional("shortOrderCode", .digits(maxLength: 32)),
-            .optional("txnDateFrom", .date),
-            .optional("txnDateTo", .date),
-            .optional("show_receipt", .flag),
-            .optional("show_rating", .flag),
-            .optional("show_transaction_result", .flag),
-        ],
+        ] + transactionSearch + resultScreens,
         request: RequestForm(action: "cancel", trailing: [Parameter("protocol", "int_default")])
     )
 

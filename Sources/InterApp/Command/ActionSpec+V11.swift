@@ -29,10 +29,7 @@ extension ActionSpec {
         parameters: [
             .required("amount", .integer(1...maxAmount), unit: "cents"),
             .optional("clientTransactionId", .text(maxLength: 2048)),
-            .optional("show_receipt", .flag),
-            .optional("show_rating", .flag),
-            .optional("show_transaction_result", .flag),
-        ],
+        ] + resultScreens,
         request: RequestForm(action: "pre_auth"),
         fillsClientTransactionId: true,
         abortable: false
@@ -47,14 +44,7 @@ extension ActionSpec {
         parameters: [
             .optional("amount", .integer(1...maxAmount), unit: "cents"),
             .optional("referenceNumber", .digits(maxLength: 12)),
-            .optional("orderCode", .digits(maxLength: 32)),
-            .optional("shortOrderCode", .digits(maxLength: 32)),
-            .optional("txnDateFrom", .date),
-            .optional("txnDateTo", .date),
-            .optional("show_receipt", .flag),
-            .optional("show_rating", .flag),
-            .optional("show_transaction_result", .flag),
-        ],
+        ] + transactionSearch + resultScreens,
         request: RequestForm(action: "capture_pre_auth"),
         abortable: false
     )
@@ -91,10 +81,7 @@ extension ActionSpec {
             .required("amount", .integer(1...maxAmount), unit: "cents"),
             .optional("referenceNumber", .digits(maxLength: 12)),
             .optional("clientTransactionId", .text(maxLength: 2048)),
-            .optional("show_receipt", .flag),
-            .optional("show_rating", .flag),
-            .optional("show_transaction_result", .flag),
-        ],
+        ] + resultScreens,
         request: RequestForm(action: "send_money_fast_refund", trailing: [Parameter("protocol", "int_default")]),
         platforms: [.android],
         fillsClientTransactionId: true,

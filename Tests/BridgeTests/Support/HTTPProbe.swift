@@ -1,12 +1,9 @@
 import Bridge
+import BridgeClient
 import BridgeHTTP
 import Foundation
 import Logging
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// An HTTP listener for a test's bridge, run as its service runs it, on a free loopback port.
 final class RunningListener: Sendable {
@@ -53,17 +50,9 @@ enum HTTPProbe {
     }
 
     private static func getBlocking(_ path: String, port: Int, timeoutMs: Int) throws -> Answer {
-        let fd = try connect(port: port, timeoutMs: timeoutMs)
-        defer { close(fd) }
-        try write(fd, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = recv(fd, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            bytes.append(contentsOf: buffer[0..<count])
-        }
-        return try parse(bytes)
+        let connection = try LoopbackHTTP(port: port, timeoutMs: timeoutMs)
+        try connection.get(path, closing: true)
+        return try parse(connection.receiveAll())
     }
 
     /// Opens `GET path` as an event stream and reads `data:` lines until `until` says stop (or the
@@ -80,16 +69,15 @@ enum HTTPProbe {
     private static func eventsBlocking(
         _ path: String, port: Int, timeoutMs: Int, onOpen: () throws -> Void, until done: ([String]) -> Bool
     ) throws -> [String] {
-        let fd = try connect(port: port, timeoutMs: 200)
-        defer { close(fd) }
-        try write(fd, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let connection = try LoopbackHTTP(port: port, timeoutMs: 200)
+        try connection.get(path, closing: false)
         var raw: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         var opened = false
         let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
         var lines: [String] = []
         while Date() < deadline {
-            let count = recv(fd, &buffer, buffer.count, 0)
+            let count = connection.receive(into: &buffer)
             if count == 0 { break }
             if count > 0 { raw.append(contentsOf: buffer[0..<count]) }
             // By bytes: "\r\n" of the chunked framing is one Character, which a split on "\n" would not cut.
@@ -102,32 +90,6 @@ enum HTTPProbe {
             if done(lines) { return lines }
         }
         return lines
-    }
-
-    private static func connect(port: Int, timeoutMs: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ProbeError.io("socket") }
-        var timeout = timeval(tv_sec: timeoutMs / 1000, tv_usec: (timeoutMs % 1000) * 1000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            close(fd)
-            throw ProbeError.io("connect to 127.0.0.1:\(port) failed (errno \(errno))")
-        }
-        return fd
-    }
-
-    private static func write(_ fd: Int32, _ text: String) throws {
-        let bytes = Array(text.utf8)
-        guard send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw ProbeError.io("send") }
     }
 
     private static func parse(_ bytes: [UInt8]) throws -> Answer {
