@@ -54,12 +54,7 @@ struct ForegroundEndToEndTests {
         let context = try Context()
         defer { context.terminate() }
         let relay = try HostileRelay(context: context)
-        let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
-        ]) { configuration in
-            configuration.lanes.append(LaneConfiguration(id: "driven", endpoint: relay.endpoint, platform: .android))
-        }
-        try relay.awaitHello()
+        let harness = try BridgeHarness.driving(relay, as: "driven", platform: .android)
         try harness.send(#"{"id":"fg-1","lane":"driven","action":"foreground"}"#)
         let first = try relay.awaitOpen()
         try harness.event("driven.foreground.forwarded")

@@ -14,13 +14,7 @@ struct HostileRelayTests {
     private static func harness(_ relay: HostileRelay) throws -> BridgeHarness {
         var behaviour = LaneBehaviour()
         behaviour.fault = .neverAnswer
-        let harness = try BridgeHarness(
-            lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)]
-        ) { configuration in
-            configuration.lanes.append(LaneConfiguration(id: "hostile", endpoint: relay.endpoint, platform: .ios))
-        }
-        try relay.awaitHello()
-        return harness
+        return try BridgeHarness.driving(relay, as: "hostile", platform: .ios, simulatedBehaviour: behaviour)
     }
 
     private static func success(ctid: String, amount: Int) -> RelayMessage {

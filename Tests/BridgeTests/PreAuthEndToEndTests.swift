@@ -85,12 +85,7 @@ struct PreAuthEndToEndTests {
         let context = try Context()
         defer { context.terminate() }
         let relay = try HostileRelay(context: context)
-        let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
-        ]) { configuration in
-            configuration.lanes.append(LaneConfiguration(id: "driven", endpoint: relay.endpoint, platform: .ios))
-        }
-        try relay.awaitHello()
+        let harness = try BridgeHarness.driving(relay, as: "driven", platform: .ios)
         try harness.send(#"{"id":"pa-1","lane":"driven","action":"pre_auth","amount":100}"#)
         let open = try relay.awaitOpen()
         #expect(open.url.contains("action=pre_auth&amount=100&clientTransactionId=pa-1&"))

@@ -87,12 +87,7 @@ struct ReprintEndToEndTests {
         let context = try Context()
         defer { context.terminate() }
         let relay = try HostileRelay(context: context)
-        let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
-        ]) { configuration in
-            configuration.lanes.append(LaneConfiguration(id: "driven", endpoint: relay.endpoint, platform: .ios))
-        }
-        try relay.awaitHello()
+        let harness = try BridgeHarness.driving(relay, as: "driven", platform: .ios)
         try harness.send(#"{"id":"rp-1","lane":"driven","action":"reprint"}"#)
         let reprint = try relay.awaitOpen()
         #expect(reprint.url.contains("action=reprintTransaction"))

@@ -7,19 +7,12 @@ import ZeroMQ
 struct SecureClientTests {
     @Test("an allowed client key gets its reply; no key, or a key not on the list, gets none (exit 5)")
     func sendWithKeys() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "vivabridge-keys-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let keys = try KeyFolder(prefix: "vivabridge-keys")
+        defer { keys.remove() }
         let bridgeKeys = try CurveKeyPair.generate()
         let pos = try CurveKeyPair.generate()
         let stranger = try CurveKeyPair.generate()
-        func keyFile(_ name: String, _ secret: String) -> String {
-            let path = folder.appendingPathComponent(name).path
-            _ = FileManager.default.createFile(
-                atPath: path, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600])
-            return path
-        }
+        let keyFile = keys.keyFile
         let bridgeKeyFile = keyFile("bridge.key", bridgeKeys.secretKey)
         let posKeyFile = keyFile("pos.key", pos.secretKey)
         let strangerKeyFile = keyFile("stranger.key", stranger.secretKey)

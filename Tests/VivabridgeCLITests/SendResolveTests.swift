@@ -69,19 +69,12 @@ struct SendResolveTests {
 
     @Test("with security: a commands client is refused (exit 2), the admin closes the unknown sale (exit 0), once")
     func resolveAsAdmin() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "vivabridge-resolve-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let keys = try KeyFolder(prefix: "vivabridge-resolve")
+        defer { keys.remove() }
         let bridgeKeys = try CurveKeyPair.generate()
         let pos = try CurveKeyPair.generate()
         let admin = try CurveKeyPair.generate()
-        func keyFile(_ name: String, _ secret: String) -> String {
-            let path = folder.appendingPathComponent(name).path
-            _ = FileManager.default.createFile(
-                atPath: path, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600])
-            return path
-        }
+        let keyFile = keys.keyFile
         let bridgeKeyFile = keyFile("bridge.key", bridgeKeys.secretKey)
         let posKeys = ["--key-file", keyFile("pos.key", pos.secretKey), "--server-key", bridgeKeys.publicKey]
         let adminKeys = ["--key-file", keyFile("admin.key", admin.secretKey), "--server-key", bridgeKeys.publicKey]

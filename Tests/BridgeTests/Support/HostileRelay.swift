@@ -1,5 +1,7 @@
+import Bridge
 import Foundation
 import InterApp
+import TerminalSimulator
 import Testing
 import ZeroMQ
 
@@ -107,5 +109,22 @@ extension BridgeHarness {
         } while Date() < deadline
         Issue.record("lane \(lane) never counted \(count) \(name)")
         throw HarnessError.timeout(name)
+    }
+}
+
+extension BridgeHarness {
+    /// A harness with a simulated `lane-1` (given `behaviour`) and a lane `lane` whose relay is `relay`,
+    /// driven by the test; returns once the relay heard the bridge's hello.
+    static func driving(
+        _ relay: HostileRelay, as lane: String, platform: InterApp.Platform,
+        simulatedBehaviour behaviour: LaneBehaviour = LaneBehaviour()
+    ) throws -> BridgeHarness {
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)
+        ]) { configuration in
+            configuration.lanes.append(LaneConfiguration(id: lane, endpoint: relay.endpoint, platform: platform))
+        }
+        try relay.awaitHello()
+        return harness
     }
 }
