@@ -35,6 +35,7 @@ public final class LoopThread: Sendable {
         let finished = thread.finished
         let body = Thread {
             defer { finished.signal() }
+            nameKernelThread(name)
             let loop: Loop
             do throws(Failure) {
                 let made = try setUp()
@@ -71,4 +72,10 @@ public final class LoopThread: Sendable {
         finished.wait()
         finished.signal()
     }
+}
+
+/// Gives the calling thread `name` (its first 15 bytes) where the system shows it: `top -H`, `ps -L`,
+/// `perf`, `/proc/<pid>/task/*/comm`. Foundation's `Thread.name` does not reach the kernel on Linux.
+private func nameKernelThread(_ name: String) {
+    try? String(name.utf8.prefix(15))?.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
 }

@@ -6,9 +6,6 @@ import GRDB
 /// JournalCheckpointer.swift, shared with `package` access), and its connection set-up, so the benchmark
 /// drives SQLite through GRDB as the bridge does.
 enum JournalSchema {
-    static let create =
-        JournalSQL.schema + ";\n" + JournalSQL.commandClientColumn + ";\n" + JournalSQL.replyColumns
-        + ";\n" + JournalSQL.callbacksByCommand
     static let insertCommand = JournalSQL.insertCommand
     static let insertCallback = JournalSQL.insertCallback
     static let finalUpdate = JournalSQL.finalUpdate
@@ -22,7 +19,8 @@ enum JournalSchema {
     }
 
     /// Opens a fresh journal at `path` as the bridge opens its own: WAL, the given sync, no automatic
-    /// checkpoint on this connection (a ``Checkpointer`` does them on its own thread), the schema.
+    /// checkpoint on this connection (a ``Checkpointer`` does them on its own thread), the schema and
+    /// indexes of every migration.
     static func open(path: String, sync: Sync) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
@@ -32,7 +30,7 @@ enum JournalSchema {
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
         }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
-        try queue.write { db in try db.execute(sql: create) }
+        try JournalMigrations.migrate(queue)
         return queue
     }
 

@@ -69,8 +69,11 @@ enum ThreadCPU {
     private static func group(_ name: String) -> String {
         if name.hasPrefix("ZMQbg") { return "libzmq I/O" }
         if name.hasPrefix("bench-client") { return "load clients" }
-        if name.hasPrefix("bridge-loop") { return "bridge loop" }
-        if name.hasPrefix("simulator") { return "simulator" }
+        // Threads the bridge and the simulator name themselves (LoopThread), first.
+        if name == "vivabridge" || name.hasPrefix("bridge-loop") { return "bridge loop" }
+        if name.hasPrefix("journal-writer") { return "journal writer" }
+        if name.hasPrefix("journal-checkpo") { return "journal checkpointer" }
+        if name.hasPrefix("vivabridge-simu") || name.hasPrefix("simulator") { return "simulator" }
         if name.hasPrefix("bench-raw") { return "raw relay" }
         if name.hasPrefix("bench-echo") { return "echo relay" }
         return "other"

@@ -93,7 +93,17 @@ final class Correlator {
     /// Whether any effect waits to be carried out.
     var hasEffects: Bool { !effects.isEmpty }
 
-    /// The loop calls this after each journal commit.
+    /// The effects decided since the last call, and the number of the turn their journal entries belong
+    /// to: the loop hands the entries to the journal writer under that number, and carries out the effects
+    /// once ``journalCommitted(through:)`` says it is in.
+    func takeTurn() -> (number: UInt64, effects: [Effect]) {
+        (store.sealTurn(), takeEffects())
+    }
+
+    /// The journal writer committed every turn up to and including `turn`.
+    func journalCommitted(through turn: UInt64) { store.committed(through: turn) }
+
+    /// Everything staged is committed (a synchronous commit: a retry after a failed write).
     func journalCommitted() { store.committed() }
 
     /// Commands still waiting on a terminal (the bridge's own look-ups excluded).

@@ -68,7 +68,9 @@ final class Journal {
         Foundation.close(descriptor)
     }
 
-    private static func open(path: String, sync: JournalSync) throws -> DatabaseQueue {
+    /// A connection to the journal at `path` as the bridge sets its connections up (WAL, `sync`, no automatic
+    /// checkpoint): the loop's, and the ``JournalWriter``'s own.
+    static func open(path: String, sync: JournalSync) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
@@ -113,12 +115,15 @@ final class Journal {
         return nil
     }
 
-    /// Stops the checkpointer after a last checkpoint. The loop calls it when it ends.
+    /// Stops the checkpointer after a last checkpoint and closes the connection. The loop calls it when it
+    /// ends; the journal is not used after.
     func close() {
+        guard let lock else { return }
         checkpointer?.stop()
         checkpointer = nil
-        lock?.release()
-        lock = nil
+        try? database.close()
+        lock.release()
+        self.lock = nil
     }
 
     deinit { close() }
@@ -154,14 +159,24 @@ final class Journal {
         }
     }
 
-    /// Writes every staged entry in one transaction.
+    /// Writes every staged entry in one transaction, on the calling thread (the loop's ``JournalWriter``
+    /// commits the turns of normal operation; this is for a retry after a failed write, and for tests).
     func commit(_ entries: [JournalEntry]) throws {
         guard !entries.isEmpty else { return }
-        // Known before written: a "no" from the filter must never be wrong, even if this commit fails.
+        noteNewIds(entries)
+        try database.write { db in try Self.write(entries, in: db) }
+    }
+
+    /// Adds the ids `entries` insert to the known ids. Called before they are written, on the loop's
+    /// thread: a "no" from ``mayHold(id:)`` must never be wrong, even while the commit is still to come
+    /// or if it fails.
+    func noteNewIds(_ entries: [JournalEntry]) {
         for case .insert(let row) in entries { knownIds.insert(row.id) }
-        try database.write { db in
-            for entry in entries { try Self.apply(entry, in: db) }
-        }
+    }
+
+    /// Writes `entries`, in order, in the transaction `db` is in.
+    static func write(_ entries: [JournalEntry], in db: Database) throws {
+        for entry in entries { try apply(entry, in: db) }
     }
 
     private static func apply(_ entry: JournalEntry, in db: Database) throws {

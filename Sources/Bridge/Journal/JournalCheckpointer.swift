@@ -34,6 +34,9 @@ package final class JournalCheckpointer: Sendable {
                 }
             }
             try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            // Closed before `stop()` returns, not whenever the thread's closure is released: closing takes the
+            // file's lock, and the next user of the journal may be opening it right then.
+            try? database.close()
         }
     }
 

@@ -4,7 +4,7 @@ import InterApp
 /// The journal's migrations, in the order they apply: the one home of their names. The bridge applies
 /// them at start; the bridge and every operator command refuse a journal that has one this build does
 /// not know (a newer vivabridge wrote it).
-enum JournalMigrations {
+package enum JournalMigrations {
     /// Every migration, oldest first. A shipped migration is never edited or removed (docs/JOURNAL.md).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -33,8 +33,16 @@ enum JournalMigrations {
         migrator.registerMigration("v1.1-pre-auths-by-order-code") { db in
             try db.execute(sql: JournalSQL.preAuthsByOrderCode)
         }
+        migrator.registerMigration("v1.1-drop-sales-by-client-transaction-id") { db in
+            // `commands_late_by_client_transaction_id` (lane, clientTransactionId, action) answers every query
+            // this one did: one index fewer to write per command.
+            try db.execute(sql: "DROP INDEX IF EXISTS commands_sales_by_client_transaction_id")
+        }
         return migrator
     }
+
+    /// Applies every migration to `database`: the benchmark's journals get the bridge's exact schema.
+    package static func migrate(_ database: DatabaseQueue) throws { try migrator.migrate(database) }
 
     /// The migration that gave the journal its reply columns; a journal without it is read from the
     /// stored replies.

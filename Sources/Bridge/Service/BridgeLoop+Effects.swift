@@ -2,11 +2,13 @@ import Foundation
 import InterApp
 
 extension BridgeLoop {
-    /// Commits the journal, then sends, replies and publishes, until no effect is left. Nothing leaves
-    /// before the journal holds it: when a commit fails, see ``journalWriteFailed(_:entries:effects:)``.
+    /// Hands each turn's journal entries to the ``JournalWriter`` and keeps its sends, replies and events
+    /// until the writer says the turn is committed (``collectCommits()``): nothing leaves before the
+    /// journal holds it. A turn that writes nothing leaves at once, unless a turn before it still waits.
+    /// While a failed write is held (``journalWriteFailed(_:effects:)``), turns that write wait behind it.
     func carryOutEffects() {
         while correlator.hasEffects {
-            let effects = correlator.takeEffects()
+            let (number, effects) = correlator.takeTurn()
             var entries: [JournalEntry] = []
             for case .journal(let entry) in effects { entries.append(entry) }
             if held.isActive {
@@ -17,19 +19,28 @@ extension BridgeLoop {
                 }
                 continue
             }
-            do {
-                let started = DispatchTime.now().uptimeNanoseconds
-                try journal.commit(entries)
-                if !entries.isEmpty {
-                    let elapsed = DispatchTime.now().uptimeNanoseconds - started
-                    metrics.shared.journalCommit.record(seconds: Double(elapsed) / 1e9)
-                }
-            } catch {
-                journalWriteFailed(error, entries: entries, effects: effects)
+            guard !entries.isEmpty else {
+                if pending.isEmpty { perform(effects) } else { pending.append(waiting: effects) }
                 continue
             }
-            correlator.journalCommitted()
-            perform(effects)
+            journal.noteNewIds(entries)
+            writer.submit(turn: number, entries: entries)
+            pending.append(writing: number, effects: effects)
+        }
+    }
+
+    /// Carries out the turns the journal writer committed since the last call, in order; hands a failed
+    /// write, and every turn still waiting, to ``journalWriteFailed(_:effects:)``.
+    func collectCommits() {
+        for report in writer.takeReports() {
+            switch report {
+            case .committed(let number):
+                correlator.journalCommitted(through: number)
+                perform(pending.takeCommitted(through: number))
+            case .failed(_, let problem):
+                writer.takeFailure()
+                journalWriteFailed(problem, effects: pending.takeAll())
+            }
         }
     }
 

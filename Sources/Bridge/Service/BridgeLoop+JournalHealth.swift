@@ -1,13 +1,15 @@
 import InterApp
 
 extension BridgeLoop {
-    /// A journal commit failed (a full disk, an I/O error): the commands accepted in that turn were never
-    /// journaled, so they are rolled back and answered `journal_unavailable`, never sent. Everything else
-    /// of the turn (results, callbacks) is held, in order, and journaled before it is carried out once
-    /// writes work again (retried every second); meanwhile new terminal commands are refused and queries
-    /// answered.
-    func journalWriteFailed(_ error: any Error, entries: [JournalEntry], effects: [Effect]) {
+    /// A journal commit failed (a full disk, an I/O error); `effects` are those of every turn not committed.
+    /// The commands accepted in those turns were never journaled, so they are rolled back and answered
+    /// `journal_unavailable`, never sent. Everything else of those turns (results, callbacks) is held, in
+    /// order, and journaled before it is carried out once writes work again (retried every second);
+    /// meanwhile new terminal commands are refused and queries answered.
+    func journalWriteFailed(_ error: String, effects: [Effect]) {
         let problem = "a journal write failed: \(error)"
+        var entries: [JournalEntry] = []
+        for case .journal(let entry) in effects { entries.append(entry) }
         var newIds = Set<String>()
         for case .insert(let row) in entries { newIds.insert(row.id) }
         // New commands still in flight are rolled back; those the turn already ended (undeliverable: they

@@ -19,6 +19,10 @@ final class BridgeLoop {
     let logger: Logger
     let clock: any BridgeClock
     let journal: Journal
+    /// Commits each turn's journal entries on a thread of its own (``carryOutEffects()``).
+    let writer: JournalWriter
+    /// The turns handed to ``writer`` whose effects wait for their commit.
+    var pending = PendingTurns()
     let correlator: Correlator
     var stamper: EventStamper
     let commands: Socket
@@ -45,6 +49,7 @@ final class BridgeLoop {
     /// last unsubscription); an event no prefix matches is counted but never built.
     private var subscriptions: Set<[UInt8]> = []
     private let eventsIndex: Int
+    private let writerIndex: Int
     let laneBase: Int
     let bound: BoundEndpoints
     private let pulse: LoopPulse
@@ -67,6 +72,8 @@ final class BridgeLoop {
         self.logger = logger
         self.clock = clock
         journal = try Journal(path: configuration.journal, sync: configuration.journalSync)
+        writer = try JournalWriter(
+            path: configuration.journal, sync: configuration.journalSync, context: context, metrics: metrics.shared)
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
             logger: logger, metrics: metrics)
@@ -113,7 +120,8 @@ final class BridgeLoop {
         poller.add(commands)
         if let pull { poller.add(pull) }
         eventsIndex = poller.add(events)
-        laneBase = eventsIndex + 1
+        writerIndex = poller.add(writer.wake)
+        laneBase = writerIndex + 1
         for lane in configuration.lanes {
             let link = try LaneLink(
                 context: context, lane: lane, security: configuration.security,
@@ -166,7 +174,9 @@ final class BridgeLoop {
         var running = true
         while running {
             pulse.beat()
+            if pending.count >= Self.maxPendingTurns { waitForWriter() }
             try poller.poll(timeoutMilliseconds: pollTimeout())
+            if !poller.ready(writerIndex).isEmpty { collectCommits() }
             running = readControl()
             readSubscriptions()
             drainCommands(commands, index: 1) { frames, client in
@@ -198,8 +208,8 @@ final class BridgeLoop {
             }
             correlator.settleLanes()
             carryOutEffects()
-            // After this turn's writes are committed: a batch never removes a row they were about to change.
-            if ticked { applyRetention() }
+            // Once every turn's writes are committed: a batch never removes a row they were about to change.
+            if ticked, pending.isEmpty { applyRetention() }
             if now - lastHeartbeatMs >= Int64(configuration.heartbeatEventMs) {
                 lastHeartbeatMs = now
                 publish(.heartbeat, .object(correlator.heartbeatBody()))
@@ -214,7 +224,34 @@ final class BridgeLoop {
                 running = false
             }
         }
+        finishPendingTurns()
         logger.info("bridge stopped", metadata: ["epoch": "\(stamper.epoch)", "events": "\(stamper.seq)"])
+    }
+
+    /// The most turns that wait for the journal writer before the loop stops reading and waits for it.
+    static let maxPendingTurns = 4096
+
+    /// Blocks until the journal writer reports (at most a second), then carries out what it committed.
+    private func waitForWriter() {
+        let wait = Poller()
+        wait.add(writer.wake)
+        _ = try? wait.poll(timeoutMilliseconds: 1000)
+        collectCommits()
+    }
+
+    /// Before the loop ends: waits for the turns still with the journal writer, and carries them out.
+    /// Gives up after 30 s of a writer that does not answer (what it had not committed never left).
+    private func finishPendingTurns() {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !pending.isEmpty || correlator.hasEffects, ContinuousClock.now < deadline {
+            carryOutEffects()
+            if !pending.isEmpty { waitForWriter() }
+        }
+        if !pending.isEmpty {
+            logger.error(
+                "the journal writer did not finish in 30 s; what it had not committed was not carried out",
+                metadata: ["turns": "\(pending.count)"])
+        }
     }
 
     private func pollTimeout() -> Int {
@@ -342,6 +379,7 @@ final class BridgeLoop {
     }
 
     private func closeAll() {
+        writer.stop()
         for link in links { link.close() }
         commands.close()
         pull?.close()

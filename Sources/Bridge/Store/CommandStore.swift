@@ -7,14 +7,22 @@ import Logging
 /// The correlator asks the store and never the journal. Writes are staged: each one changes the store's
 /// memory at once and returns the ``JournalEntry`` the loop commits before anything of the turn leaves,
 /// so a look-up made later in the same turn, or in a turn whose commit is still to come, already sees it
-/// (read-your-writes). It belongs to the loop's thread.
+/// (read-your-writes). A staged outcome stays until the journal writer says its turn is committed
+/// (``committed(through:)``): the loop reads on while earlier turns are being written. It belongs to the
+/// loop's thread.
 final class CommandStore {
     private let journal: Journal
     private let logger: Logger
     /// Every outstanding terminal command by id, the bridge's own look-ups included.
     private var records: [String: CommandRecord] = [:]
-    /// Commands that became final since the last journal commit, so an immediate repeat finds them.
-    private var finalizedSinceCommit: [String: StoredCommand] = [:]
+    /// Commands that became final in turns not yet committed, so an immediate repeat finds them, with the
+    /// turn that staged them last.
+    private var finalizedSinceCommit: [String: (command: StoredCommand, turn: UInt64)] = [:]
+    /// The turn of each staged outcome, in the order they were staged.
+    private var stagedTurns: [(turn: UInt64, id: String)] = []
+    private var stagedTurnsHead = 0
+    /// The turn the writes staged now belong to (see ``sealTurn()``).
+    private var currentTurn: UInt64 = 1
 
     init(journal: Journal, logger: Logger) {
         self.journal = journal
@@ -46,7 +54,7 @@ final class CommandStore {
     /// - Throws: when the journal cannot be read: whether `id` is new is then not known.
     func find(id: String) throws -> Known? {
         if let record = records[id] { return .outstanding(record) }
-        if let recent = finalizedSinceCommit[id] { return .finished(recent) }
+        if let recent = finalizedSinceCommit[id]?.command { return .finished(recent) }
         guard journal.mayHold(id: id) else { return nil }  // never journaled: certainly new, no read
         return try journal.command(id: id).map(Known.finished)
     }
@@ -55,7 +63,7 @@ final class CommandStore {
     /// ones included). Always reads the journal when not staged, so a journal that cannot be read throws
     /// rather than answering "none".
     func finished(id: String) throws -> StoredCommand? {
-        if let recent = finalizedSinceCommit[id] { return recent }
+        if let recent = finalizedSinceCommit[id]?.command { return recent }
         return try journal.command(id: id)
     }
 
@@ -69,7 +77,7 @@ final class CommandStore {
         func completes(_ stored: StoredCommand) -> Bool {
             success ? stored.outcome != Outcome.success.rawValue : stored.outcome == Outcome.unknown.rawValue
         }
-        if let recent = finalizedSinceCommit.values.first(where: {
+        if let recent = finalizedSinceCommit.values.lazy.map(\.command).first(where: {
             $0.lane == lane && $0.clientTransactionId == clientTransactionId && $0.action == action.rawValue
                 && completes($0)
         }) {
@@ -89,7 +97,7 @@ final class CommandStore {
     func unknownCommands(lane: String, action: TerminalAction) throws -> [StoredCommand] {
         var byId: [String: StoredCommand] = [:]
         for stored in try journal.unknownCommands(lane: lane, action: action.rawValue) { byId[stored.id] = stored }
-        for stored in finalizedSinceCommit.values where stored.lane == lane && stored.action == action.rawValue {
+        for (stored, _) in finalizedSinceCommit.values where stored.lane == lane && stored.action == action.rawValue {
             byId[stored.id] = stored
         }
         return byId.values.filter { $0.outcome == Outcome.unknown.rawValue }
@@ -128,7 +136,7 @@ final class CommandStore {
         _ record: CommandRecord, outcome: String, reply: String, summary: ReplySummary, late: Bool, atMs now: Int64
     ) -> JournalEntry {
         records[record.id] = nil
-        finalizedSinceCommit[record.id] = StoredCommand(record, createdMs: now, final: (outcome, reply))
+        stage(StoredCommand(record, createdMs: now, final: (outcome, reply)))
         return .final(id: record.id, outcome: outcome, reply: reply, summary: summary, late: late, atMs: now)
     }
 
@@ -140,12 +148,38 @@ final class CommandStore {
         var updated = stored
         updated.outcome = outcome
         updated.reply = reply
-        finalizedSinceCommit[stored.id] = updated
+        stage(updated)
         return .final(id: stored.id, outcome: outcome, reply: reply, summary: summary, late: late, atMs: now)
     }
 
-    /// The loop committed the journal: what was staged is now in it.
-    func committed() { finalizedSinceCommit.removeAll(keepingCapacity: true) }
+    private func stage(_ stored: StoredCommand) {
+        finalizedSinceCommit[stored.id] = (stored, currentTurn)
+        stagedTurns.append((currentTurn, stored.id))
+    }
+
+    /// Closes the current turn: what was staged so far belongs to the returned turn number, which the loop
+    /// hands to the journal writer with the turn's entries; later writes belong to the next turn.
+    func sealTurn() -> UInt64 {
+        defer { currentTurn += 1 }
+        return currentTurn
+    }
+
+    /// The journal holds every turn up to and including `turn`: their staged outcomes are read from it
+    /// from now on (an outcome staged again in a later turn stays).
+    func committed(through turn: UInt64) {
+        while stagedTurnsHead < stagedTurns.count, stagedTurns[stagedTurnsHead].turn <= turn {
+            let id = stagedTurns[stagedTurnsHead].id
+            stagedTurnsHead += 1
+            if let staged = finalizedSinceCommit[id], staged.turn <= turn { finalizedSinceCommit[id] = nil }
+        }
+        if stagedTurnsHead == stagedTurns.count {
+            stagedTurns.removeAll(keepingCapacity: true)
+            stagedTurnsHead = 0
+        }
+    }
+
+    /// The journal holds everything staged so far (a synchronous commit: a retry after a failed write).
+    func committed() { committed(through: sealTurn()) }
 
     /// Undoes a command accepted in a turn whose journal commit failed: it leaves memory and the staged
     /// outcomes. Returns it when it was still in flight.

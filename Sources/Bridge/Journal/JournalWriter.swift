@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+import Synchronization
+import ZeroMQ
+
+/// The journal's writer: a thread of its own that commits the turns the loop hands it, every turn
+/// queued at that moment in one transaction (group commit), and tells the loop which turns are in.
+///
+/// The loop goes on reading while a commit runs; what a turn sends, replies and publishes waits in the
+/// loop until the writer says the turn is committed, so nothing leaves before the journal holds it
+/// (docs/RELIABILITY.md). Under load, turns queue while a commit runs and the next commit takes them all:
+/// many sales share one transaction, and with `journalSync: full` one `fsync`.
+///
+/// After a commit fails, the writer commits nothing more: the turns queued behind the failed ones are
+/// reported failed too, without being tried, until the loop has taken the failure (``takeFailure()``).
+/// The loop then handles them all as it handles a failed write (``BridgeLoop/journalWriteFailed``).
+final class JournalWriter {
+    /// What the writer reports to the loop.
+    enum Report: Sendable, Equatable {
+        /// Every turn up to and including this one is committed.
+        case committed(through: UInt64)
+        /// The turns from the last report on, through this one, are not committed (the first failure).
+        case failed(through: UInt64, problem: String)
+    }
+
+    private struct Turn {
+        let number: UInt64
+        let entries: [JournalEntry]
+    }
+
+    private struct Shared {
+        var queued: [Turn] = []
+        var reports: [Report] = []
+        /// Set by a failed commit: nothing is committed until the loop took the failure.
+        var failed = false
+        var stopping = false
+    }
+
+    /// What the loop and the writer's thread share.
+    private final class Queue: Sendable {
+        let state = Mutex(Shared())
+        let work = DispatchSemaphore(value: 0)
+    }
+
+    private let queue = Queue()
+    private var thread: LoopThread?
+    /// The loop's end of the wake-up pair: readable when the writer has reported something.
+    let wake: Socket
+
+    /// Starts the writer of the journal at `path`, on a connection of its own (so that the loop's reads
+    /// never wait for a commit: WAL readers and the writer do not block each other). It wakes the loop
+    /// through `wake`, an inproc PAIR the loop polls.
+    init(path: String, sync: JournalSync, context: Context, metrics: BridgeMetrics) throws {
+        let database = try Journal.open(path: path, sync: sync)
+        let endpoint = "inproc://vivabridge-journal-writer-\(UUID().uuidString)"
+        wake = try Socket(context, .pair)
+        try wake.bind(endpoint)
+        let queue = queue
+        let (thread, _) = try LoopThread.start(name: "journal-writer") { () throws -> (loop: Socket, report: Void) in
+            let signal = try Socket(context, .pair)
+            try signal.connect(endpoint)
+            return (signal, ())
+        } run: { signal in
+            Self.run(database: database, queue: queue, signal: signal, metrics: metrics)
+            signal.close()
+            // Closed here, before `stop()` returns: a connection left to close later would take the file's
+            // lock while the next user (a restart, a journal command) opens it.
+            try? database.close()
+        }
+        self.thread = thread
+    }
+
+    private static func run(
+        database: DatabaseQueue, queue: Queue, signal: Socket, metrics: BridgeMetrics
+    ) {
+        while true {
+            queue.work.wait()
+            let (turns, stopping) = queue.state.withLock { state -> ([Turn], Bool) in
+                defer { state.queued.removeAll(keepingCapacity: true) }
+                return (state.failed ? [] : state.queued, state.stopping)
+            }
+            if let last = turns.last {
+                let started = DispatchTime.now().uptimeNanoseconds
+                let report: Report
+                do {
+                    try database.write { db in for turn in turns { try Journal.write(turn.entries, in: db) } }
+                    metrics.journalCommit.record(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+                    report = .committed(through: last.number)
+                } catch {
+                    report = .failed(through: last.number, problem: "\(error)")
+                }
+                queue.state.withLock { state in
+                    if case .failed = report { state.failed = true }
+                    state.reports.append(report)
+                }
+                _ = try? signal.send([[]], wait: false)
+            }
+            if stopping { return }
+        }
+    }
+
+    /// Queues turn `number`'s entries for the next commit. Turns are handed in increasing order.
+    func submit(turn number: UInt64, entries: [JournalEntry]) {
+        queue.state.withLock { $0.queued.append(Turn(number: number, entries: entries)) }
+        queue.work.signal()
+    }
+
+    /// What the writer reported since the last call, oldest first; reads the wake-up pair empty.
+    func takeReports() -> [Report] {
+        while (try? wake.receive(wait: false)) != nil {}
+        return queue.state.withLock { state in
+            defer { state.reports.removeAll(keepingCapacity: true) }
+            return state.reports
+        }
+    }
+
+    /// After a ``Report/failed(through:problem:)``: drops the turns queued behind the failed ones (the loop
+    /// handles them as failed, with it) and lets the writer commit again.
+    func takeFailure() {
+        queue.state.withLock { state in
+            state.queued.removeAll()
+            state.failed = false
+        }
+    }
+
+    /// Commits what is queued, then ends the thread; returns when it has ended. Idempotent.
+    func stop() {
+        guard let thread else { return }
+        self.thread = nil
+        queue.state.withLock { $0.stopping = true }
+        queue.work.signal()
+        thread.join()
+        wake.close()
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,61 @@
+/// The turns handed to the ``JournalWriter`` and not yet committed, oldest first, each with what it
+/// carries out once it is in. A turn that writes nothing but comes after one that waits, waits behind
+/// it: effects leave in the order they were decided.
+struct PendingTurns {
+    private struct Turn {
+        /// The turn's number when it writes the journal; nil when it only waits for those before it.
+        let number: UInt64?
+        let effects: [Effect]
+    }
+
+    private var turns: [Turn] = []
+    private var head = 0
+
+    /// Whether no turn waits.
+    var isEmpty: Bool { head == turns.count }
+
+    /// How many turns wait.
+    var count: Int { turns.count - head }
+
+    /// A turn handed to the writer as `number`.
+    mutating func append(writing number: UInt64, effects: [Effect]) {
+        turns.append(Turn(number: number, effects: effects))
+    }
+
+    /// A turn that writes nothing, behind those that wait.
+    mutating func append(waiting effects: [Effect]) {
+        turns.append(Turn(number: nil, effects: effects))
+    }
+
+    /// Removes the turns the writer committed (through `number`) and those that only waited for them;
+    /// returns their effects, in order.
+    mutating func takeCommitted(through number: UInt64) -> [Effect] {
+        var effects: [Effect] = []
+        while head < turns.count {
+            if let turn = turns[head].number, turn > number { break }
+            effects += turns[head].effects
+            head += 1
+        }
+        compact()
+        return effects
+    }
+
+    /// Removes every waiting turn (the writer failed): their effects, in order.
+    mutating func takeAll() -> [Effect] {
+        defer {
+            turns.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return turns[head...].flatMap(\.effects)
+    }
+
+    private mutating func compact() {
+        if head == turns.count {
+            turns.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 1024 {
+            turns.removeFirst(head)
+            head = 0
+        }
+    }
+}
