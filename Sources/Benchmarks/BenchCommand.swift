@@ -37,6 +37,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Sales per second of the paced runs (p99 added by the bridge).")
     var pacedRate: Double = 1000
 
+    @Option(help: "Lanes of the wide paced runs (the same rate spread over many lanes).")
+    var wideLanes: Int = 1000
+
     @Option(help: "Sales of the memory run; RSS is compared at a tenth and at all of them.")
     var salesForMemory: Int = 1_000_000
 
@@ -80,12 +83,15 @@ struct BenchCommand: ParsableCommand {
             pacedRate = min(pacedRate, 200)
             salesForMemory = min(salesForMemory, 1000)
             idleLanes = min(idleLanes, 20)
+            wideLanes = min(wideLanes, 20)
             idleSeconds = 0.3
             microSeconds = 0.05
         }
-        guard lanes >= 1, clients >= 1, window >= 1, seconds > 0, salesForMemory >= 10, idleLanes >= 1 else {
+        guard lanes >= 1, clients >= 1, window >= 1, seconds > 0, salesForMemory >= 10, idleLanes >= 1,
+            wideLanes >= 1
+        else {
             throw ValidationError(
-                "lanes, clients, window, seconds, idle-lanes must be positive; sales-for-memory >= 10")
+                "lanes, clients, window, seconds, idle-lanes, wide-lanes must be positive; sales-for-memory >= 10")
         }
         let sections = only.isEmpty ? Section.allCases : only
         let folder = journalDir
@@ -103,7 +109,10 @@ struct BenchCommand: ParsableCommand {
                 let shape = RunShape(
                     lanes: lanes, clients: clients, window: window, warmupSeconds: warmup, seconds: seconds,
                     pacedRate: nil, encoding: encoding, journalFolder: folder)
-                results.append(EndToEndSection(shape: shape, pacedRate: pacedRate, runs: Set(e2eRun), log: log).run())
+                results.append(
+                    EndToEndSection(
+                        shape: shape, pacedRate: pacedRate, wideLanes: wideLanes, runs: Set(e2eRun), log: log
+                    ).run())
             case .journal:
                 results.append(
                     JournalSection(

@@ -8,6 +8,8 @@ import TerminalSimulator
 struct EndToEndSection {
     var shape: RunShape
     var pacedRate: Double
+    /// Lanes of the wide paced runs: the same rate spread over this many lanes.
+    var wideLanes: Int
     /// Which runs to make (all when empty); the rows that need a missing run are left out.
     var runs: Set<Run> = []
     var log: (String) -> Void
@@ -20,6 +22,8 @@ struct EndToEndSection {
         case pacedSim = "paced-sim"
         case pacedEcho = "paced-echo"
         case pacedRaw = "paced-raw"
+        case pacedEchoWide = "paced-echo-wide"
+        case pacedRawWide = "paced-raw-wide"
         case simHTTP = "sim-http"
     }
 
@@ -38,11 +42,16 @@ struct EndToEndSection {
                 + "\(shape.warmupSeconds) s warm-up + \(shape.seconds) s measured per run; URL \(wire.url.count) B, "
                 + "callback \(wire.callback.count) B")
 
-        func measure(_ run: Run, _ topology: Topology, paced: Bool, replyBytes: Int) -> RunMeasurement? {
+        func measure(_ run: Run, _ topology: Topology, paced: Bool, replyBytes: Int, lanes: Int? = nil)
+            -> RunMeasurement?
+        {
             guard runs.isEmpty || runs.contains(run) else { return nil }
             var runShape = shape
             runShape.pacedRate = paced ? pacedRate : nil
-            let label = "\(topology)\(paced ? ", paced \(Format.count(pacedRate))/s" : "")"
+            if let lanes { runShape.lanes = lanes }
+            let label =
+                "\(topology)\(paced ? ", paced \(Format.count(pacedRate))/s" : "")"
+                + (lanes.map { ", \($0) lanes" } ?? "")
             log("  e2e: \(label) ...")
             do {
                 let measurement = try TopologyRun.measure(topology, shape: runShape, wire: wire, replyBytes: replyBytes)
@@ -75,6 +84,9 @@ struct EndToEndSection {
         let pacedBridge = measure(.pacedSim, .bridgeWithSimulator(.normal), paced: true, replyBytes: 0)
         let pacedEcho = measure(.pacedEcho, .bridgeWithEcho(.normal), paced: true, replyBytes: 0)
         let pacedRaw = measure(.pacedRaw, .raw, paced: true, replyBytes: replyBytes)
+        let pacedEchoWide = measure(
+            .pacedEchoWide, .bridgeWithEcho(.normal), paced: true, replyBytes: 0, lanes: wideLanes)
+        let pacedRawWide = measure(.pacedRawWide, .raw, paced: true, replyBytes: replyBytes, lanes: wideLanes)
 
         let section = "e2e"
         if let normal, let withHTTP {
@@ -147,6 +159,25 @@ struct EndToEndSection {
                         value: Format.micros(added), baseline: "raw p99 \(Format.micros(pacedRaw.latency.p99))",
                         ratio: pacedEcho.latency.p99 / pacedRaw.latency.p99, target: "<= 250 µs",
                         verdict: added <= 250 ? .met : .notMet))
+                let addedTail = pacedEcho.latency.p999 - pacedRaw.latency.p999
+                out.rows.append(
+                    Row(
+                        section: paced, figure: "p99.9 added by the bridge alone (echo relays) at \(rate)/s",
+                        value: Format.micros(addedTail),
+                        baseline: "raw p99.9 \(Format.micros(pacedRaw.latency.p999))",
+                        ratio: pacedEcho.latency.p999 / pacedRaw.latency.p999, target: "<= 1,000 µs",
+                        verdict: addedTail <= 1000 ? .met : .notMet))
+                if let pacedEchoWide, let pacedRawWide {
+                    let wideAdded = pacedEchoWide.latency.p99 - pacedRawWide.latency.p99
+                    let ratio = wideAdded / max(1, added)
+                    out.rows.append(
+                        Row(
+                            section: paced,
+                            figure: "p99 added by the bridge alone at \(rate)/s over \(wideLanes) lanes",
+                            value: Format.micros(wideAdded),
+                            baseline: "\(Format.micros(added)) over \(shape.lanes) lanes", ratio: ratio,
+                            target: "<= 1.5x", verdict: ratio <= 1.5 ? .met : .notMet))
+                }
             }
         } else {
             out.failures.append("paced: no raw relay figures, so no added latency")
