@@ -70,7 +70,7 @@ extension Correlator {
                 to: target)
             return
         }
-        if lane.change != nil, terminal.action != .abort || lane.closing {
+        if !lane.link.takes(terminal.action) {
             reject(
                 rejection(
                     .laneBusy,

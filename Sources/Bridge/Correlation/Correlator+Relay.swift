@@ -6,8 +6,7 @@ extension Correlator {
 
     /// The link to `laneId` completed its handshake: say hello and mark the lane connected.
     func linkUp(_ laneId: String) {
-        guard let lane = lanes[laneId], !lane.connected else { return }
-        lane.connected = true
+        guard let lane = lanes[laneId], lane.link.linkUp() == .announce else { return }
         logger.notice("lane link up", metadata: ["lane": "\(laneId)", "endpoint": "\(lane.configuration.endpoint)"])
         var hello = JSONObject()
         hello["bridge"] = .string(Self.version)
@@ -19,8 +18,7 @@ extension Correlator {
     /// The link to `laneId` went down. What is in flight stays in flight: its URL may have reached the
     /// terminal, so only its callback or its deadline can end it.
     func linkDown(_ laneId: String) {
-        guard let lane = lanes[laneId], lane.connected else { return }
-        lane.connected = false
+        guard let lane = lanes[laneId], lane.link.linkDown() == .announce else { return }
         logger.notice(
             "lane link down: commands for it are undeliverable until it is back",
             metadata: ["lane": "\(laneId)", "endpoint": "\(lane.configuration.endpoint)"])

@@ -18,8 +18,8 @@ extension Correlator {
                 continue
             }
             if configuration == lane.configuration {
-                if lane.change != nil { withdraw(lane) }
-            } else if lane.change != .replace(configuration) {
+                withdraw(lane)
+            } else if lane.link.change != .replace(configuration) {
                 ask(lane, .replace(configuration))
             }
         }
@@ -34,8 +34,7 @@ extension Correlator {
     func settleLanes() {
         guard !changingLanes.isEmpty else { return }
         for id in changingLanes.sorted() {
-            guard let lane = lanes[id], lane.change != nil, !lane.closing, lane.isIdle else { continue }
-            lane.closing = true
+            guard let lane = lanes[id], lane.isIdle, lane.link.laneIdle() else { continue }
             emit(.closeLink(lane: id))
         }
     }
@@ -45,14 +44,11 @@ extension Correlator {
     func linkClosed(_ id: String) {
         guard let lane = lanes[id] else { return }
         changingLanes.remove(id)
-        lane.closing = false
+        let closure = lane.link.linkClosed()
         let endpoint = lane.configuration.endpoint
-        if lane.connected {
-            lane.connected = false
-            publishLaneEvent(id, .disconnected, [("endpoint", .string(endpoint))])
-        }
+        if closure.wasUp { publishLaneEvent(id, .disconnected, [("endpoint", .string(endpoint))]) }
         lane.relayHello = nil
-        switch lane.change {
+        switch closure.then {
         case .remove?:
             lanes[id] = nil
             laneOrder.removeAll { $0 == id }
@@ -68,7 +64,6 @@ extension Correlator {
         case .replace(let configuration)?:
             if configuration.platform != lane.platform { lane.pendingLookups.removeAll() }
             lane.configuration = configuration
-            lane.change = nil
             logger.notice(
                 "lane \(id) changed by the reload: its new settings apply, its link is made anew to \(configuration.endpoint)",
                 metadata: ["lane": "\(id)", "endpoint": "\(configuration.endpoint)", "was": "\(endpoint)"])
@@ -100,7 +95,7 @@ extension Correlator {
     }
 
     private func ask(_ lane: LaneState, _ change: LaneChange) {
-        lane.change = change
+        lane.link.reloadAsked(change)
         changingLanes.insert(lane.id)
         let what = change == .remove ? "removed" : "changed"
         guard !lane.isIdle else { return }
@@ -112,8 +107,7 @@ extension Correlator {
 
     /// A reload brought a lane back to the settings it runs on before its change was carried out.
     private func withdraw(_ lane: LaneState) {
-        lane.change = nil
-        guard !lane.closing else { return }
+        guard lane.link.reloadWithdrawn() == .stay else { return }
         changingLanes.remove(lane.id)
         logger.notice(
             "lane \(lane.id) is back in the reloaded configuration as it runs; it stays",

@@ -22,7 +22,7 @@ extension Correlator {
             if lane.orphanWindow.suppressed > 0, now - lane.orphanWindow.startMs >= 1000 {
                 summarizeSuppressedOrphans(lane)
             }
-            if lane.current == nil, lane.connected, lane.change == nil, !shuttingDown, journalProblem == nil,
+            if lane.current == nil, lane.link.mayStartLookup, !shuttingDown, journalProblem == nil,
                 !lane.pendingLookups.isEmpty
             {
                 startLookup(lane: lane)

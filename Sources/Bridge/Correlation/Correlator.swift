@@ -19,23 +19,28 @@ final class Correlator {
     var laneOrder: [String]
     /// Lanes a reload removed or changed, waiting to be idle (see ``settleLanes()``).
     var changingLanes: Set<String> = []
-    var shuttingDown = false
+    /// Set by ``beginShutdown()``: terminal commands are refused `shutting_down`, no look-up starts.
+    private(set) var shuttingDown = false
     /// Why the journal cannot take new commands (a write failed, the file was deleted), or nil when it
-    /// can. While set, terminal commands are refused `journal_unavailable`; queries are answered.
-    var journalProblem: String?
-    /// Whether the client (its name with security, nil on plain sockets) may send `resolve`; the loop sets
-    /// it from the security allow-list.
-    var mayResolve: (String?) -> Bool = { _ in true }
+    /// can. While set, terminal commands are refused `journal_unavailable`; queries are answered. Moved by
+    /// ``journalWritesFailed(_:)``, ``journalFileLost(_:)`` and ``journalWritesResumed()``.
+    private(set) var journalProblem: String?
+    /// Whether the client (its name with security, nil on plain sockets) may send `resolve`: the loop
+    /// gives it from the security allow-list.
+    let mayResolve: (String?) -> Bool
     /// Counts commands and callbacks for `/metrics`.
     let metrics: LoopMetrics
     private var effects: [Effect] = []
     private var lookupCounter = 0
 
+    /// Creates the correlator of `configuration`'s lanes; `mayResolve` says which clients may send
+    /// `resolve` (every one unless told).
     init(
         configuration: BridgeConfiguration, store: CommandStore, clock: any BridgeClock, logger: Logger,
-        metrics: LoopMetrics
+        metrics: LoopMetrics, mayResolve: @escaping (String?) -> Bool = { _ in true }
     ) {
         self.metrics = metrics
+        self.mayResolve = mayResolve
         self.configuration = configuration
         self.store = store
         self.clock = clock
@@ -44,6 +49,25 @@ final class Correlator {
         for lane in configuration.lanes { lanes[lane.id] = LaneState(configuration: lane) }
         laneOrder = configuration.lanes.map(\.id)
     }
+
+    // MARK: Events of the bridge
+
+    /// The bridge is shutting down: from now on terminal commands are refused `shutting_down` and no
+    /// look-up starts; what is in flight goes on until it ends or the shutdown grace is over.
+    func beginShutdown() { shuttingDown = true }
+
+    /// A journal write failed: new commands are refused `journal_unavailable` until writes work again. A
+    /// problem already known (a write failed before, the file was lost) is kept: it says more.
+    func journalWritesFailed(_ problem: String) {
+        if journalProblem == nil { journalProblem = problem }
+    }
+
+    /// The journal file was deleted or replaced while running: new commands are refused
+    /// `journal_unavailable` for the rest of the run, whatever was known before.
+    func journalFileLost(_ problem: String) { journalProblem = problem }
+
+    /// Journal writes work again (held results were written): new commands are taken again.
+    func journalWritesResumed() { journalProblem = nil }
 
     /// Picks up what a previous run left outstanding, and the open batches.
     func restore() throws {

@@ -2,14 +2,12 @@ import InterApp
 
 /// What the bridge knows about one lane: its link, what is in flight on it, and its open batch.
 final class LaneState {
-    /// The settings in effect; a reload's new ones wait in ``change`` until the lane is idle.
+    /// The settings in effect; a reload's new ones wait in ``link`` until the lane is idle.
     var configuration: LaneConfiguration
-    /// What a reload asked of this lane and waits for it to be idle; nil when nothing does.
-    var change: LaneChange?
-    /// Set once the loop was asked to close the link for ``change``: the lane takes no new command.
-    var closing = false
-    var connected = false
-    /// What the relay said of itself in its `hello`.
+    /// Whether the link is up, and what a reload asked of the lane: moved only by its events.
+    var link = LaneLinkState()
+    /// What the relay said of itself in its last `hello`: kept while the link is down (the relay is the
+    /// same), forgotten when a reload closes the link.
     var relayHello: JSONObject?
     /// The one transaction in flight (sale, cancel, batch or transactionDetails), or the bridge's look-up.
     var current: CommandRecord?
@@ -35,8 +33,10 @@ final class LaneState {
 
     var id: String { configuration.id }
     var platform: Platform { configuration.platform }
+    /// Whether the link to the lane's relay is up.
+    var connected: Bool { link.isUp }
     /// Whether a reload removed the lane (it stays only until what is in flight on it ends).
-    var isRemoved: Bool { change == .remove }
+    var isRemoved: Bool { link.isRemoved }
     /// Whether nothing is in flight on the lane: no transaction, no abort, no sale in its abort grace.
     var isIdle: Bool { current == nil && aborts.isEmpty && graceSales.isEmpty }
 }

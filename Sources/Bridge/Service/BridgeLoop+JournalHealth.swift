@@ -29,7 +29,7 @@ extension BridgeLoop {
         var keptEntries: [JournalEntry] = []
         for case .journal(let entry) in kept { keptEntries.append(entry) }
         held.start(problem, entries: keptEntries, effects: kept)
-        if correlator.journalProblem == nil { correlator.journalProblem = problem }
+        correlator.journalWritesFailed(problem)
         logger.critical(
             "the journal cannot be written: new commands are refused journal_unavailable until it can; results wait in memory and are journaled first",
             metadata: ["journal": "\(journal.path)", "error": "\(error)", "rolledBack": "\(inFlight.count)"])
@@ -43,7 +43,7 @@ extension BridgeLoop {
     func checkJournalHealth() {
         if let fileProblem = journal.fileProblem(), fileGone == nil {
             fileGone = fileProblem
-            correlator.journalProblem = fileProblem
+            correlator.journalFileLost(fileProblem)
             logger.critical(
                 "\(fileProblem): new commands are refused journal_unavailable; commands in flight still end and are answered, but what is written now is lost at the next start unless the file is restored. Restart the bridge (a new journal is created) after saving what you can",
                 metadata: ["journal": "\(journal.path)"])
@@ -60,7 +60,7 @@ extension BridgeLoop {
             "the journal can be written again: held results are journaled and sent; commands are taken again",
             metadata: ["journal": "\(journal.path)"])
         let effects = held.release()
-        if fileGone == nil { correlator.journalProblem = nil }
+        if fileGone == nil { correlator.journalWritesResumed() }
         perform(effects)
         if fileGone == nil { publishJournalEvent(.available, reason: nil) }
     }

@@ -76,9 +76,8 @@ final class BridgeLoop {
             path: configuration.journal, sync: configuration.journalSync, context: context, metrics: metrics.shared)
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
-            logger: logger, metrics: metrics)
-        let security = configuration.security
-        correlator.mayResolve = { Self.mayResolve($0, security: security, zap: zap) }
+            logger: logger, metrics: metrics,
+            mayResolve: { [security = configuration.security] in Self.mayResolve($0, security: security, zap: zap) })
         retention = configuration.journalRetentionDays.map { JournalRetention(days: $0, startMs: clock.nowMs()) }
         try correlator.restore()
 
@@ -291,7 +290,7 @@ final class BridgeLoop {
             switch frames.first.flatMap({ ControlWord(rawValue: String(decoding: $0, as: UTF8.self)) }) {
             case .shutdown?:
                 if shutdownDeadlineMs == nil {
-                    correlator.shuttingDown = true
+                    correlator.beginShutdown()
                     observation.live.set(.draining)
                     shutdownDeadlineMs = clock.nowMs() + Int64(configuration.shutdownGraceMs)
                     logger.info("shutting down", metadata: ["outstanding": "\(correlator.outstandingCount)"])
