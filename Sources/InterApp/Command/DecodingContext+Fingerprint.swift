@@ -15,7 +15,7 @@ extension DecodingContext {
     private static func writeCanonical(_ object: JSONObject, into out: inout [UInt8], redactingSecrets: Bool) {
         let pairs = object.pairs
         var order = Array(pairs.indices)
-        order.sort { pairs[$0].key.utf8.lexicographicallyPrecedes(pairs[$1].key.utf8) }
+        order.sort { precedes(pairs[$0].key, pairs[$1].key) }
         out.append(UInt8(ascii: "{"))
         for (position, index) in order.enumerated() {
             if position > 0 { out.append(UInt8(ascii: ",")) }
@@ -29,6 +29,20 @@ extension DecodingContext {
             }
         }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// Whether `lhs` sorts before `rhs` by their UTF-8 bytes (`lhs.utf8.lexicographicallyPrecedes(rhs.utf8)`),
+    /// compared in their contiguous storage when they have it (native strings do).
+    private static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+                    return left[index] < right[index]
+                }
+                return left.count < right.count
+            }
+        }
+        return (compared ?? nil) ?? lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 
     /// Writes `value` with integers in plain decimal (`-0` as `0`) and objects' keys sorted.
