@@ -7,7 +7,7 @@ extension JSONValue {
     ///   their order.
     public func serialized(sortedKeys: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(128)
+        out.reserveCapacity(512)  // a reply with its result (150-600 B) in one allocation, not three
         write(into: &out, sortedKeys: sortedKeys)
         return out
     }
