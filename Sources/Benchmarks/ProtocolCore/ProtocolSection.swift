@@ -60,6 +60,30 @@ struct ProtocolSection {
                 value: Format.rate(typed), baseline: "\(Format.rate(scannedCallbacks)) scan+copy",
                 ratio: typed / scannedCallbacks))
 
+        log("  protocol: reply built and serialized ...")
+        let parsedCallbacks = callbacks.compactMap { try? CallbackParser.parse($0) }
+        let finals = parsedCallbacks.map { callback in
+            Reply(
+                id: Wire.sampleId, lane: "lane-1", action: callback.actionName, outcome: callback.baseOutcome,
+                message: callback.message)
+        }
+        let results = parsedCallbacks.map(\.result)
+        let replyBytes = finals.indices.map { Array(Self.replyText(finals[$0], result: results[$0]).utf8) }
+        let replied = rate { index in
+            Self.replyText(finals[index % finals.count], result: results[index % results.count]).utf8.count
+        }
+        let copiedReplies = rate { index in
+            Self.scanAndCopy(replyBytes[index % replyBytes.count], separator: UInt8(ascii: ","))
+        }
+        out.rows.append(
+            Row(
+                section: "protocol", figure: "replies built + serialized (Reply.json, as finalize does per final)",
+                value: Format.rate(replied), baseline: "\(Format.rate(copiedReplies)) scan+copy",
+                ratio: replied / copiedReplies))
+        out.notes.append(
+            "protocol: replies of the \(finals.count) seed callbacks with their typed result, "
+                + "\(replyBytes.map(\.count).min()!)-\(replyBytes.map(\.count).max()!) B")
+
         log("  protocol: CommandDecoder.decode ...")
         let commands = SampleInputs.commands
         let decoded = rate { index in
@@ -92,6 +116,15 @@ struct ProtocolSection {
         }
         blackHole(sink)
         return Double(calls) / Monotonic.seconds(now - start)
+    }
+
+    /// What `Correlator.finalize` makes of an outcome: the reply object, its bytes, and its text for the journal.
+    @inline(never)
+    static func replyText(_ final: Reply, result: JSONObject) -> String {
+        var reply = final
+        reply.result = result
+        let bytes = JSONValue.object(reply.json).serialized()
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The baseline: finds every `separator` with memchr and copies the bytes into a new array.

@@ -55,12 +55,14 @@ struct ReplySummary: Sendable, Equatable {
     /// result reports no amount or no tip, for the ones the command asked.
     init(reply: JSONObject, fingerprint: String) {
         let result = reply["result"]?.objectValue ?? JSONObject()
+        let reportedAmount = result["amount"]?.intValue
+        let reportedTip = result["tipAmount"]?.intValue
         var asked: JSONObject?
-        if result["amount"]?.intValue == nil || result["tipAmount"]?.intValue == nil {
+        if reportedAmount == nil || reportedTip == nil {
             asked = try? JSONValue.parse(fingerprint).objectValue
         }
-        amount = result["amount"]?.intValue ?? asked?["amount"]?.intValue
-        tip = result["tipAmount"]?.intValue ?? asked?["tipAmount"]?.intValue
+        amount = reportedAmount ?? asked?["amount"]?.intValue
+        tip = reportedTip ?? asked?["tipAmount"]?.intValue
         errorCode = reply["error"]?.objectValue?["code"]?.stringValue
         failureReason = reply["reason"]?.stringValue
         referenceNumber = result["referenceNumber"]?.stringValue

@@ -57,6 +57,16 @@ extension Callback {
 
     /// Splits `(-57) ABORTED` into -57 and `ABORTED`; `nil` without a leading bracketed integer.
     static func bracketedCode(in message: String) -> (code: Int, rest: Substring)? {
+        let utf8 = message.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII, as Android's messages are: each byte is a Character, so the same reading on bytes.
+            guard let open = utf8.firstIndex(where: { $0 != UInt8(ascii: " ") }), utf8[open] == UInt8(ascii: "("),
+                let close = utf8[open...].firstIndex(of: UInt8(ascii: ")"))
+            else { return nil }
+            let inside = message[utf8.index(after: open)..<close]
+            guard inside.utf8.count <= 12, let code = Int(inside) else { return nil }
+            return (code, message[utf8.index(after: close)...].drop { $0 == " " })
+        }
         let trimmed = message.drop { $0 == " " }
         guard trimmed.first == "(", let close = trimmed.firstIndex(of: ")") else { return nil }
         let inside = trimmed[trimmed.index(after: trimmed.startIndex)..<close]

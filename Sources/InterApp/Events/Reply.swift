@@ -56,27 +56,29 @@ public struct Reply: Sendable, Equatable {
 
     /// The reply as JSON, keys in the contract's order; `id` is always present (`null` when unknown).
     public var json: JSONObject {
-        var reply = JSONObject()
-        reply["id"] = id.map(JSONValue.string) ?? .null
-        if let lane { reply["lane"] = .string(lane) }
-        if let action { reply["action"] = .string(action) }
-        if let client { reply["client"] = .string(client) }
-        reply["outcome"] = .string(outcome.rawValue)
-        if let reason { reply["reason"] = .string(reason.rawValue) }
-        if let message { reply["message"] = .string(message) }
-        if let result { reply["result"] = .object(result) }
-        if let ref { reply["ref"] = .string(ref) }
+        // Every key at most once, in order: appended, with no look-up for an earlier one.
+        var pairs: [(key: String, value: JSONValue)] = []
+        pairs.reserveCapacity(16)
+        pairs.append(("id", id.map(JSONValue.string) ?? .null))
+        if let lane { pairs.append(("lane", .string(lane))) }
+        if let action { pairs.append(("action", .string(action))) }
+        if let client { pairs.append(("client", .string(client))) }
+        pairs.append(("outcome", .string(outcome.rawValue)))
+        if let reason { pairs.append(("reason", .string(reason.rawValue))) }
+        if let message { pairs.append(("message", .string(message))) }
+        if let result { pairs.append(("result", .object(result))) }
+        if let ref { pairs.append(("ref", .string(ref))) }
         if let error {
             var body: JSONObject = ["code": .string(error.code.rawValue), "message": .string(error.message)]
             if let platforms = error.platforms { body["platforms"] = .array(platforms.map { .string($0.rawValue) }) }
-            reply["error"] = .object(body)
+            pairs.append(("error", .object(body)))
         }
-        if let amountMismatch { reply["amountMismatch"] = .object(amountMismatch) }
-        if let authorisation { reply["authorisation"] = .string(authorisation) }
-        if let refund { reply["refund"] = .object(refund) }
-        reply["late"] = .bool(late)
-        if let earlier { reply["earlier"] = .object(earlier) }
-        if let resolved { reply["resolved"] = .object(resolved) }
-        return reply
+        if let amountMismatch { pairs.append(("amountMismatch", .object(amountMismatch))) }
+        if let authorisation { pairs.append(("authorisation", .string(authorisation))) }
+        if let refund { pairs.append(("refund", .object(refund))) }
+        pairs.append(("late", .bool(late)))
+        if let earlier { pairs.append(("earlier", .object(earlier))) }
+        if let resolved { pairs.append(("resolved", .object(resolved))) }
+        return JSONObject(uniquePairs: pairs)
     }
 }

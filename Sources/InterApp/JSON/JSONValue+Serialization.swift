@@ -7,7 +7,7 @@ extension JSONValue {
     ///   their order.
     public func serialized(sortedKeys: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(128)
+        out.reserveCapacity(512)  // a reply with its result (150-600 B) in one allocation, not three
         write(into: &out, sortedKeys: sortedKeys)
         return out
     }
@@ -54,10 +54,22 @@ extension JSONValue {
     /// Appends `text` as a quoted, escaped JSON string.
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        @inline(__always) func needsEscape(_ byte: UInt8) -> Bool {
+            byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+        }
+        // Native strings are contiguous: scan and copy their bytes in bulk, not through the UTF8View's iterator.
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.contains(where: needsEscape) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
         let utf8 = text.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        switch copied {
+        case true?:
+            break
+        case nil where !utf8.contains(where: needsEscape):
             out.append(contentsOf: utf8)
-        } else {
+        default:
             for byte in utf8 {
                 switch byte {
                 case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)

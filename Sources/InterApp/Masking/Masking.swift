@@ -71,9 +71,7 @@ public enum Masking {
     /// `text` with every run of 12 or more digits (single spaces or dashes between digits allowed) that
     /// `isCardNumber` accepts masked to its first 6 and last 4 digits; `text` itself when nothing changed.
     private static func maskDigitRuns(in text: String, where isCardNumber: ([UInt8]) -> Bool) -> String {
-        var digitCount = 0
-        for byte in text.utf8 where ASCII.isDigit(byte) { digitCount += 1 }
-        guard digitCount >= 12 else { return text }
+        guard digitCount(text) >= 12 else { return text }
         var bytes = Array(text.utf8)
         var changed = false
         var index = 0
@@ -90,6 +88,16 @@ public enum Masking {
             index = end
         }
         return changed ? String(decoding: bytes, as: UTF8.self) : text
+    }
+
+    /// How many ASCII digits `text` holds, counted in its contiguous UTF-8 when it has it (native strings do).
+    private static func digitCount(_ text: String) -> Int {
+        func count(_ bytes: some Sequence<UInt8>) -> Int {
+            var digits = 0
+            for byte in bytes where ASCII.isDigit(byte) { digits += 1 }
+            return digits
+        }
+        return text.utf8.withContiguousStorageIfAvailable(count) ?? count(text.utf8)
     }
 
     /// The positions of the digits of the run starting at `start` (single spaces or dashes between

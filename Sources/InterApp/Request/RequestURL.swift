@@ -13,35 +13,37 @@ public enum RequestURL {
     public static func build(_ command: TerminalCommand, lane: LaneSettings) -> String {
         let form = command.action.spec.request(for: lane.platform)
         let callback = lane.callbackParameter
-        var pairs: [(String, String)] = []
-        pairs.reserveCapacity(command.parameters.count + form.leading.count + form.trailing.count + 4)
-        pairs.append(("merchantKey", lane.merchantKey))
-        pairs.append(("appId", lane.appId))
-        pairs.append(("action", form.action))
-        for parameter in form.leading { pairs.append((parameter.name, parameter.value)) }
-        for parameter in command.parameters { pairs.append((parameter.name, parameter.value)) }
-        for parameter in form.trailing { pairs.append((parameter.name, parameter.value)) }
-        pairs.append(("callback", callback))
-        return join(pairs)
+        /// Calls `body` with every name and value of the URL, in order.
+        func forEachPair(_ body: (String, String) -> Void) {
+            body("merchantKey", lane.merchantKey)
+            body("appId", lane.appId)
+            body("action", form.action)
+            for parameter in form.leading { body(parameter.name, parameter.value) }
+            for parameter in command.parameters { body(parameter.name, parameter.value) }
+            for parameter in form.trailing { body(parameter.name, parameter.value) }
+            body("callback", callback)
+        }
+        return join(forEachPair)
     }
 
     /// `vivapayclient://pay/v1?` and the pairs, each name and value percent-encoded, written straight into the
-    /// string's storage after measuring it.
-    private static func join(_ pairs: [(String, String)]) -> String {
+    /// string's storage after measuring it (no array of pairs is made).
+    private static func join(_ forEachPair: ((String, String) -> Void) -> Void) -> String {
         let prefix: StaticString = "vivapayclient://pay/v1?"
-        var total = prefix.utf8CodeUnitCount + pairs.count * 2 - 1
-        for (name, value) in pairs {
-            total += PercentEncoding.encodedCount(name) + PercentEncoding.encodedCount(value)
+        var total = prefix.utf8CodeUnitCount - 1
+        forEachPair { name, value in
+            total += PercentEncoding.encodedCount(name) + PercentEncoding.encodedCount(value) + 2
         }
         return String(unsafeUninitializedCapacity: total) { buffer in
-            var offset = 0
             for index in 0..<prefix.utf8CodeUnitCount { buffer[index] = prefix.utf8Start[index] }
-            offset = prefix.utf8CodeUnitCount
-            for (position, (name, value)) in pairs.enumerated() {
-                if position > 0 {
+            var offset = prefix.utf8CodeUnitCount
+            var first = true
+            forEachPair { name, value in
+                if !first {
                     buffer[offset] = UInt8(ascii: "&")
                     offset += 1
                 }
+                first = false
                 PercentEncoding.write(name, into: buffer, at: &offset)
                 buffer[offset] = UInt8(ascii: "=")
                 offset += 1
