@@ -57,4 +57,30 @@ struct JournalPipelineTests {
         #expect(second.string("outcome") == "success")
         #expect(harness.simulator.openedURLs(lane: "lane-1").count == 1, "one id reached the terminal twice")
     }
+
+    @Test("an answer that writes nothing waits behind a turn still being committed: effects leave in order")
+    func answersKeepTheirOrder() throws {
+        let harness = try BridgeHarness(lanes: [Self.lane])
+        let lock = try WriteLock(journal: harness.configuration.journal)
+        try harness.send(saleJSON(id: "first", lane: "lane-1", amount: 500))
+        try harness.send(#"{"id":"then","action":"status","ref":"first"}"#)
+        try harness.expectNoReply(withinMs: 400)
+        try lock.release()
+        let status = try harness.reply(to: "then")
+        #expect(status.object("result")?.string("state") != nil, "\(status)")
+        #expect(try harness.reply(to: "first").string("outcome") == "success")
+    }
+
+    @Test("a sale whose deadline passes while its commit waits ends unknown, and its URL is never sent")
+    func deadlineDuringCommit() throws {
+        let harness = try BridgeHarness(lanes: [Self.lane])
+        let lock = try WriteLock(journal: harness.configuration.journal)
+        try harness.send(saleJSON(id: "late-commit", lane: "lane-1", amount: 600, extra: #","timeoutMs":1000"#))
+        try harness.expectNoReply(withinMs: 1600)
+        try lock.release()
+        #expect(try harness.reply(to: "late-commit").string("outcome") == "unknown")
+        // The next sale on the lane goes through: this one's URL was dropped, not queued before it.
+        #expect(try harness.call(saleJSON(id: "next", lane: "lane-1", amount: 700)).string("outcome") == "success")
+        #expect(harness.simulator.openedURLs(lane: "lane-1").count == 1, "the ended sale's URL reached the terminal")
+    }
 }

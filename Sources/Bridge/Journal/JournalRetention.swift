@@ -1,6 +1,7 @@
 /// `journalRetentionDays` inside the bridge: a pass at start, then one a day, each removing the finished
-/// commands older than the retention by `journal prune`'s rule, a batch a tick on the loop thread (the
-/// journal's one writer), so that no turn of the loop waits for more than one batch.
+/// commands older than the retention by `journal prune`'s rule, a batch a tick on the loop thread, once no
+/// turn waits for the journal writer (a batch never removes a row a turn is about to change), so that no
+/// turn of the loop waits for more than one batch.
 struct JournalRetention {
     /// Commands removed per batch: a batch takes a few milliseconds (docs/JOURNAL.md).
     static let batchSize = 1000
@@ -18,6 +19,9 @@ struct JournalRetention {
         self.days = days
         nextPassMs = startMs
     }
+
+    /// Whether ``tick(journal:nowMs:)`` would remove a batch now: a pass is under way or due.
+    func isDue(nowMs: Int64) -> Bool { pass != nil || nowMs >= nextPassMs }
 
     /// Once a tick: starts a pass when one is due, and removes one batch of the pass under way.
     ///

@@ -123,6 +123,12 @@ final class JournalWriter {
         }
     }
 
+    /// Drops what is queued and not yet taken by a commit (the loop gave up waiting at its end: what it
+    /// will not carry out must not be journaled as if it had left).
+    func discardQueued() {
+        queue.state.withLock { $0.queued.removeAll() }
+    }
+
     /// Commits what is queued, then ends the thread; returns when it has ended. Idempotent.
     func stop() {
         guard let thread else { return }

@@ -39,7 +39,11 @@ extension BridgeLoop {
                 perform(pending.takeCommitted(through: number))
             case .failed(_, let problem):
                 writer.takeFailure()
-                journalWriteFailed(problem, effects: pending.takeAll())
+                let uncommitted = pending.takeAll()
+                journalWriteFailed(problem, effects: uncommitted.writing)
+                // What only waited behind the failed turns (answers to queries, refusals) needs no journal:
+                // it leaves now, as it would have while the failed write is held.
+                perform(uncommitted.waiting)
             }
         }
     }
@@ -50,6 +54,15 @@ extension BridgeLoop {
             switch effect {
             case .journal: continue
             case .send(let lane, let message, let recordId):
+                if let recordId, correlator.store.record(id: recordId) == nil {
+                    // Its command ended while the turn waited for its commit (a deadline passed during a
+                    // commit that took longer than it): the URL is not sent, so the terminal never runs a
+                    // command whose caller was already answered.
+                    logger.notice(
+                        "request not sent: its command ended before its journal commit completed",
+                        metadata: ["lane": "\(lane)", "id": "\(recordId)"])
+                    continue
+                }
                 let sent = linksByLane[lane]?.send(message.frames) ?? false
                 if let recordId {
                     if sent {

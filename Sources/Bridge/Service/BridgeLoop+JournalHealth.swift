@@ -1,3 +1,4 @@
+import Foundation
 import InterApp
 
 extension BridgeLoop {
@@ -51,7 +52,10 @@ extension BridgeLoop {
         }
         guard held.isActive else { return }
         do {
+            let started = DispatchTime.now().uptimeNanoseconds
             try journal.commit(held.entries)
+            metrics.shared.journalCommit.record(
+                seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         } catch {
             return
         }

@@ -164,6 +164,7 @@ final class BridgeLoop {
     /// Runs until a shutdown completes; closes every socket it owns before returning.
     func run() throws {
         defer {
+            finishPendingTurns()
             pulse.end()
             closeAll()
             observation.live.set(.stopped)
@@ -208,7 +209,7 @@ final class BridgeLoop {
             correlator.settleLanes()
             carryOutEffects()
             // Once every turn's writes are committed: a batch never removes a row they were about to change.
-            if ticked, pending.isEmpty { applyRetention() }
+            if ticked, retention?.isDue(nowMs: now) == true, waitForPendingTurns(upToMs: 1000) { applyRetention() }
             if now - lastHeartbeatMs >= Int64(configuration.heartbeatEventMs) {
                 lastHeartbeatMs = now
                 publish(.heartbeat, .object(correlator.heartbeatBody()))
@@ -223,7 +224,6 @@ final class BridgeLoop {
                 running = false
             }
         }
-        finishPendingTurns()
         logger.info("bridge stopped", metadata: ["epoch": "\(stamper.epoch)", "events": "\(stamper.seq)"])
     }
 
@@ -238,8 +238,17 @@ final class BridgeLoop {
         collectCommits()
     }
 
+    /// Waits (at most `upToMs`) until no turn waits for the journal writer, carrying out what it commits;
+    /// true when none waits.
+    private func waitForPendingTurns(upToMs: Int) -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(upToMs)
+        while !pending.isEmpty, ContinuousClock.now < deadline { waitForWriter() }
+        return pending.isEmpty
+    }
+
     /// Before the loop ends: waits for the turns still with the journal writer, and carries them out.
-    /// Gives up after 30 s of a writer that does not answer (what it had not committed never left).
+    /// Gives up after 30 s of a writer that does not answer: what it had not taken yet is dropped, not
+    /// journaled (it never left), and the rest is not carried out.
     private func finishPendingTurns() {
         let deadline = ContinuousClock.now + .seconds(30)
         while !pending.isEmpty || correlator.hasEffects, ContinuousClock.now < deadline {
@@ -247,9 +256,11 @@ final class BridgeLoop {
             if !pending.isEmpty { waitForWriter() }
         }
         if !pending.isEmpty {
+            writer.discardQueued()
             logger.error(
                 "the journal writer did not finish in 30 s; what it had not committed was not carried out",
                 metadata: ["turns": "\(pending.count)"])
+            pending.abandon()
         }
     }
 

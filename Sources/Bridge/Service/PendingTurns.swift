@@ -40,13 +40,23 @@ struct PendingTurns {
         return effects
     }
 
-    /// Removes every waiting turn (the writer failed): their effects, in order.
-    mutating func takeAll() -> [Effect] {
+    /// Removes every waiting turn (the writer failed): the effects of the turns that wrote the journal, and
+    /// apart, those of the turns that only waited behind them, each in order.
+    mutating func takeAll() -> (writing: [Effect], waiting: [Effect]) {
         defer {
             turns.removeAll(keepingCapacity: true)
             head = 0
         }
-        return turns[head...].flatMap(\.effects)
+        let left = turns[head...]
+        return (
+            left.filter { $0.number != nil }.flatMap(\.effects), left.filter { $0.number == nil }.flatMap(\.effects)
+        )
+    }
+
+    /// Drops every waiting turn without carrying it out (the loop gave up on the writer at its end).
+    mutating func abandon() {
+        turns.removeAll()
+        head = 0
     }
 
     private mutating func compact() {

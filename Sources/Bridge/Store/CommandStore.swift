@@ -178,8 +178,9 @@ final class CommandStore {
         }
     }
 
-    /// The journal holds everything staged so far (a synchronous commit: a retry after a failed write).
-    func committed() { committed(through: sealTurn()) }
+    /// The journal holds every turn sealed so far (a synchronous commit: a retry after a failed write). The
+    /// turn still open is not: its entries are not written yet.
+    func committed() { committed(through: currentTurn - 1) }
 
     /// Undoes a command accepted in a turn whose journal commit failed: it leaves memory and the staged
     /// outcomes. Returns it when it was still in flight.

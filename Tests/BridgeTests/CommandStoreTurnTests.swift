@@ -1,0 +1,77 @@
+import Foundation
+import InterApp
+import Logging
+import Testing
+
+@testable import Bridge
+
+/// Staged outcomes live until the journal writer has committed their turn (issue 17): a repeat or a
+/// `status` in between reads them from memory, never an older row of the journal.
+@Suite("Command store: staged outcomes by turn")
+struct CommandStoreTurnTests {
+    private final class Rig {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+        let journal: Journal
+        let store: CommandStore
+
+        init() throws {
+            journal = try Journal(path: folder.appendingPathComponent("journal.sqlite").path, sync: .normal)
+            store = CommandStore(
+                journal: journal, logger: Logger(label: "store", factory: { _ in SwiftLogNoOpLogHandler() }))
+        }
+
+        /// A sale accepted and finalized with `outcome` in the current turn; its insert is journaled at once,
+        /// as the writer would have in an earlier turn, and its final entry is returned unwritten.
+        func finishedSale(_ id: String, outcome: String) throws -> JournalEntry {
+            let record = CommandRecord(
+                id: id, lane: "lane-1", action: .sale, clientTransactionId: id, fingerprint: "f", deadlineMs: 1,
+                waiters: [], purpose: .client(name: nil))
+            try journal.commit([store.accept(record, atMs: 1)])
+            return store.finalize(
+                record, outcome: outcome, reply: #"{"id":"\#(id)","outcome":"\#(outcome)"}"#,
+                summary: ReplySummary(reply: [:], fingerprint: "f"), late: false, atMs: 2)
+        }
+
+        func staged(_ id: String) throws -> String? {
+            if case .finished(let stored)? = try store.find(id: id) { return stored.outcome }
+            return nil
+        }
+
+        deinit {
+            journal.close()
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    @Test("an outcome staged in a turn still open survives a synchronous commit of the turns before it")
+    func openTurnSurvivesSynchronousCommit() throws {
+        let rig = try Rig()
+        _ = rig.store.sealTurn()
+        _ = try rig.finishedSale("s", outcome: "success")
+        rig.store.committed()
+        #expect(try rig.staged("s") == "success", "the outcome of the open turn was dropped before it was written")
+    }
+
+    @Test("a turn's commit drops its staged outcomes, but not one staged again in a later turn")
+    func laterStagingSurvives() throws {
+        let rig = try Rig()
+        let first = try rig.finishedSale("a", outcome: "unknown")
+        let turn = rig.store.sealTurn()
+        guard case .final = first else {
+            Issue.record("expected a final entry, got \(first)")
+            return
+        }
+        let stored = try #require(try rig.store.finished(id: "a"))
+        _ = rig.store.amend(
+            stored, outcome: "success", reply: #"{"id":"a","outcome":"success"}"#,
+            summary: ReplySummary(reply: [:], fingerprint: "f"), late: true, atMs: 3)
+        _ = rig.store.sealTurn()
+        rig.store.committed(through: turn)
+        #expect(try rig.staged("a") == "success", "the later turn's outcome was dropped with the earlier turn's")
+        _ = try rig.finishedSale("b", outcome: "failure")
+        rig.store.committed(through: turn + 1)
+        // Both of a's turns are in: it is read from the journal now (this rig never wrote its final entries).
+        #expect(try rig.staged("a") == nil)
+        #expect(try rig.staged("b") == "failure", "b's turn is still open")
+    }
+}
