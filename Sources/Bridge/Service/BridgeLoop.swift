@@ -311,6 +311,9 @@ final class BridgeLoop {
             case .reloadLanes?:
                 if let lanes = laneReloads.take() { correlator.reloadLanes(lanes) }
             case .snapshot?:
+                // Built once every decided turn has left: the lanes it shows, the journal's counts and the
+                // events published before its `seq` are then one and the same state.
+                _ = waitForPendingTurns(upToMs: 1000)
                 publishSnapshot()
             case .wake?, nil:
                 lastTickMs = 0
