@@ -50,7 +50,7 @@ extension BridgeLoop {
             switch effect {
             case .journal: continue
             case .send(let lane, let message, let recordId):
-                let sent = linksByLane[lane]?.send(message.frames) ?? false
+                let sent = sendToRelay(lane, message.frames)
                 if let recordId {
                     if sent {
                         correlator.sent(recordId: recordId)
