@@ -201,3 +201,16 @@ extension Socket {
         try getInt32(ZMQ_EVENTS, "ZMQ_EVENTS") & Int32(ZMQ_POLLOUT) != 0
     }
 }
+
+// MARK: - Readiness for an outside event loop
+
+extension Socket {
+    /// The file descriptor libzmq signals when this socket's state may have changed (`ZMQ_FD`), for an
+    /// outside event loop (`epoll`, `poll`). It is not the socket's own connection: it becomes readable
+    /// when something happened, never says what, and any call on the socket (a send, a receive, reading
+    /// ``canReceive()``) may consume the signal. After it fires, and after any call on the socket, ask
+    /// ``canReceive()`` before waiting on it again. ``ReadyPoller`` follows these rules.
+    public func signalDescriptor() throws(ZMQError) -> Int32 {
+        try getInt32(ZMQ_FD, "ZMQ_FD")
+    }
+}

@@ -3,7 +3,8 @@ import Foundation
 /// One bridge per journal: an exclusive `flock` on `<journal>.lock`, holding the owner's pid. The kernel
 /// releases it when the process ends, however it ends, so a crashed bridge never leaves it behind.
 final class JournalLock {
-    private let descriptor: Int32
+    /// The lock file, open while the lock is held; -1 once released.
+    private var descriptor: Int32
 
     /// Takes the lock of the journal at `path`.
     ///
@@ -37,9 +38,13 @@ final class JournalLock {
         return Int32(String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    /// Lets go of the lock (the process ending does the same).
+    /// Lets go of the lock (the process ending does the same). Releasing twice is harmless: a journal
+    /// that fails to open releases it, then its `deinit` closes it again, and a second `close` would
+    /// close whatever file took the descriptor's number meanwhile (another thread's socket or database).
     func release() {
+        guard descriptor >= 0 else { return }
         flock(descriptor, LOCK_UN)
         close(descriptor)
+        descriptor = -1
     }
 }

@@ -63,7 +63,7 @@ extension BridgeLoop {
                         metadata: ["lane": "\(lane)", "id": "\(recordId)"])
                     continue
                 }
-                let sent = linksByLane[lane]?.send(message.frames) ?? false
+                let sent = sendToRelay(lane, message.frames)
                 if let recordId {
                     if sent {
                         correlator.sent(recordId: recordId)

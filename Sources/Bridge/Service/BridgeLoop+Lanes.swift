@@ -1,5 +1,5 @@
 extension BridgeLoop {
-    /// Makes the link of a lane a reload added or changed, and polls it beside the others. A link that
+    /// Makes the link of a lane a reload added or changed, and watches it beside the others. A link that
     /// cannot be made leaves the lane down (its commands are `undeliverable`), said in an error line.
     func openLink(_ lane: LaneConfiguration) {
         guard linksByLane[lane.id] == nil else { return }
@@ -15,15 +15,17 @@ extension BridgeLoop {
                 metadata: ["lane": "\(lane.id)", "endpoint": "\(lane.endpoint)", "error": "\(error)"])
             return
         }
+        guard watchOrLog(link) else {
+            link.close()
+            return
+        }
         links.append(link)
         linksByLane[lane.id] = link
-        poller.add(link.socket)
-        poller.add(link.monitor)
         observeLink(lane.id)
     }
 
     /// Closes the link of a lane a reload removed or changed, once idle: what the link still holds is read
-    /// first (a late callback is still a result), then it leaves the poller and the correlator is told.
+    /// first (a late callback is still a result), then it is no longer watched and the correlator is told.
     func closeLink(_ lane: String) {
         guard let offset = links.firstIndex(where: { $0.lane == lane }) else {
             correlator.linkClosed(lane)
@@ -34,9 +36,7 @@ extension BridgeLoop {
         while let frames = try? link.socket.receive(wait: false) {
             correlator.receiveFromRelay(lane: lane, frames: frames)
         }
-        let socketIndex = laneBase + offset * 2
-        poller.remove(at: socketIndex + 1)
-        poller.remove(at: socketIndex)
+        unwatch(link)
         links.remove(at: offset)
         linksByLane[lane] = nil
         link.close()

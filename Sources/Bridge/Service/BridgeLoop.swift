@@ -8,8 +8,8 @@ final class BridgeLoop {
     /// At most this many messages are read from one socket per turn, so no input starves another.
     static let drainLimit = 256
     /// The longest the loop sleeps in a poll when nothing is due: batch expiry and look-ups are checked
-    /// this often. Deadlines and grace periods wake it exactly (see ``pollTimeout()``). Idle, one poll a
-    /// second over every lane's sockets is what a thousand idle lanes cost.
+    /// this often. Deadlines and grace periods wake it exactly (see ``pollTimeout()``). A poll costs by
+    /// the sockets that are ready, not by the lanes (``LoopSockets``); a tick still walks every lane.
     static let tickMs: Int64 = 1000
 
     let configuration: BridgeConfiguration
@@ -29,10 +29,13 @@ final class BridgeLoop {
     private let pull: Socket?
     let events: Socket
     private let control: Socket
-    /// Every lane's link, in poller order: link `n` polls at `laneBase + 2n` (socket) and `+ 1` (monitor).
+    /// Every lane's link, in the order the lanes were opened.
     var links: [LaneLink] = []
     var linksByLane: [String: LaneLink] = [:]
-    let poller = Poller()
+    /// Every socket the loop reads, with what reads it.
+    let sockets: LoopSockets
+    /// Set by a `stop` control word: the loop ends after this turn.
+    private var stopRequested = false
     private var shutdownDeadlineMs: Int64?
     /// What waits for a journal write that failed (docs/RELIABILITY.md, "Disk full"): journaled, in order,
     /// before any of it is carried out.
@@ -48,9 +51,6 @@ final class BridgeLoop {
     /// The prefixes subscribers asked for (XPUB reports the first subscription to a prefix and the
     /// last unsubscription); an event no prefix matches is counted but never built.
     private var subscriptions: Set<[UInt8]> = []
-    private let eventsIndex: Int
-    private let writerIndex: Int
-    let laneBase: Int
     let bound: BoundEndpoints
     private let pulse: LoopPulse
     let observation: Observation
@@ -115,12 +115,12 @@ final class BridgeLoop {
         stamper = EventStamper(epoch: try journal.nextEpoch())
         observation.live.set(epoch: stamper.epoch)
 
-        poller.add(control)
-        poller.add(commands)
-        if let pull { poller.add(pull) }
-        eventsIndex = poller.add(events)
-        writerIndex = poller.add(writer.wake)
-        laneBase = writerIndex + 1
+        sockets = try LoopSockets()
+        try sockets.watch(writer.wake, stage: .control) { [unowned self] in collectCommits() }
+        try sockets.watch(control, stage: .control) { [unowned self] in readControl() }
+        try sockets.watch(events) { [unowned self] in readSubscriptions() }
+        try sockets.watch(commands) { [unowned self] in readCommands() }
+        if let pull { try sockets.watch(pull) { [unowned self] in readPull(pull) } }
         for lane in configuration.lanes {
             let link = try LaneLink(
                 context: context, lane: lane, security: configuration.security,
@@ -128,8 +128,7 @@ final class BridgeLoop {
                 heartbeatTimeoutMs: configuration.heartbeatTimeoutMs)
             links.append(link)
             linksByLane[lane.id] = link
-            poller.add(link.socket)
-            poller.add(link.monitor)
+            try watch(link)
         }
         logger.info(
             "bridge listening",
@@ -175,28 +174,11 @@ final class BridgeLoop {
         while running {
             pulse.beat()
             if pending.count >= Self.maxPendingTurns { waitForWriter() }
-            try poller.poll(timeoutMilliseconds: pollTimeout())
-            if !poller.ready(writerIndex).isEmpty { collectCommits() }
-            running = readControl()
-            readSubscriptions()
-            drainCommands(commands, index: 1) { frames, client in
-                guard frames.count >= 2, let body = frames.last else { return }
-                if frames.count > 2, !frames[frames.count - 2].isEmpty {
-                    correlator.rejectUnframed(frames.count - 1, to: .router(envelope: [frames[0]]))
-                    return
-                }
-                correlator.receiveCommand(body, from: .router(envelope: Array(frames.dropLast())), client: client)
-            }
-            if let pull {
-                drainCommands(pull, index: 2) { frames, client in
-                    if let body = frames.last { correlator.receiveCommand(body, from: .pull, client: client) }
-                }
-            }
-            for (offset, link) in links.enumerated() {
-                let socketIndex = laneBase + offset * 2
-                drain(link.socket, index: socketIndex) { correlator.receiveFromRelay(lane: link.lane, frames: $0) }
-                if !poller.ready(socketIndex + 1).isEmpty { readMonitor(link, socketIndex: socketIndex) }
-            }
+            // Replies and events were sent on these last turn: they are asked again before the wait.
+            sockets.touched(commands)
+            sockets.touched(events)
+            try sockets.turn(timeoutMilliseconds: pollTimeout())
+            running = !stopRequested
             let now = clock.nowMs()
             let ticked = now - lastTickMs >= Self.tickMs || (nextDueMs.map { $0 <= now } ?? false)
             if ticked {
@@ -235,6 +217,7 @@ final class BridgeLoop {
         let wait = Poller()
         wait.add(writer.wake)
         _ = try? wait.poll(timeoutMilliseconds: 1000)
+        sockets.touched(writer.wake)
         collectCommits()
     }
 
@@ -272,31 +255,46 @@ final class BridgeLoop {
         return Int(wait)
     }
 
-    /// ``drain(_:index:_:)`` for a command socket: with security, each message comes with the name of
-    /// the client the ZAP handler admitted.
-    private func drainCommands(_ socket: Socket, index: Int, _ handle: ([[UInt8]], String?) -> Void) {
+    private func readCommands() {
+        drainCommands(commands) { frames, client in
+            guard frames.count >= 2, let body = frames.last else { return }
+            if frames.count > 2, !frames[frames.count - 2].isEmpty {
+                correlator.rejectUnframed(frames.count - 1, to: .router(envelope: [frames[0]]))
+                return
+            }
+            correlator.receiveCommand(body, from: .router(envelope: Array(frames.dropLast())), client: client)
+        }
+    }
+
+    private func readPull(_ pull: Socket) {
+        drainCommands(pull) { frames, client in
+            if let body = frames.last { correlator.receiveCommand(body, from: .pull, client: client) }
+        }
+    }
+
+    /// ``drain(_:_:)`` for a command socket: with security, each message comes with the name of the
+    /// client the ZAP handler admitted.
+    private func drainCommands(_ socket: Socket, _ handle: ([[UInt8]], String?) -> Void) {
         guard configuration.security != nil else {
-            drain(socket, index: index) { handle($0, nil) }
+            drain(socket) { handle($0, nil) }
             return
         }
-        guard !poller.ready(index).isEmpty else { return }
         for _ in 0..<Self.drainLimit {
             guard let message = try? socket.receiveWithUserId(wait: false) else { return }
             handle(message.frames, message.userId)
         }
     }
 
-    private func drain(_ socket: Socket, index: Int, _ handle: ([[UInt8]]) -> Void) {
-        guard !poller.ready(index).isEmpty else { return }
+    /// Reads at most ``drainLimit`` messages of a socket found ready; what is left is read next turn.
+    func drain(_ socket: Socket, _ handle: ([[UInt8]]) -> Void) {
         for _ in 0..<Self.drainLimit {
             guard let frames = try? socket.receive(wait: false) else { return }
             handle(frames)
         }
     }
 
-    /// Reads control messages; returns false when the loop must end at once.
-    private func readControl() -> Bool {
-        guard !poller.ready(0).isEmpty else { return true }
+    /// Reads control messages; a `stop` ends the loop after this turn.
+    private func readControl() {
         while let frames = try? control.receive(wait: false) {
             switch frames.first.flatMap({ ControlWord(rawValue: String(decoding: $0, as: UTF8.self)) }) {
             case .shutdown?:
@@ -307,7 +305,8 @@ final class BridgeLoop {
                     logger.info("shutting down", metadata: ["outstanding": "\(correlator.outstandingCount)"])
                 }
             case .stop?:
-                return false
+                stopRequested = true
+                return
             case .reloadLanes?:
                 if let lanes = laneReloads.take() { correlator.reloadLanes(lanes) }
             case .snapshot?:
@@ -319,11 +318,10 @@ final class BridgeLoop {
                 lastTickMs = 0
             }
         }
-        return true
     }
 
     private func readSubscriptions() {
-        drain(events, index: eventsIndex) { frames in
+        drain(events) { frames in
             guard let frame = frames.first, let kind = frame.first else { return }
             let prefix = Array(frame.dropFirst())
             if kind == 1 { subscriptions.insert(prefix) } else if kind == 0 { subscriptions.remove(prefix) }
@@ -336,7 +334,7 @@ final class BridgeLoop {
         return subscriptions.contains { bytes.starts(with: $0) }
     }
 
-    private func readMonitor(_ link: LaneLink, socketIndex: Int) {
+    func readMonitor(_ link: LaneLink) {
         while let event = try? link.monitor.receiveMonitorEvent(wait: false) {
             switch event.kind {
             case .handshakeSucceeded:
@@ -346,7 +344,7 @@ final class BridgeLoop {
             case .disconnected:
                 correlator.linkDown(link.lane)
                 observeLink(link.lane)
-                remake(link, socketIndex: socketIndex)
+                remake(link)
                 return
             default: break
             }
@@ -356,30 +354,31 @@ final class BridgeLoop {
     /// Makes anew the links that are down and have not come up for a while since they were made
     /// (``LaneLink/isStalled``). Once a tick.
     func reviveStalledLinks() {
-        for (offset, link) in links.enumerated() where correlator.lanes[link.lane]?.connected == false {
+        for link in links where correlator.lanes[link.lane]?.connected == false {
             guard link.isStalled else { continue }
             link.countRevival()
-            remake(link, socketIndex: laneBase + offset * 2, stalled: true)
+            remake(link, stalled: true)
         }
     }
 
     /// Makes a dropped link anew: libzmq gives up on a connection it dropped for a protocol error (an
     /// over-size frame, for one), so the bridge never relies on its reconnecting. What the old socket
     /// still holds is read first, so no callback is lost.
-    private func remake(_ link: LaneLink, socketIndex: Int, stalled: Bool = false) {
+    private func remake(_ link: LaneLink, stalled: Bool = false) {
         while let frames = try? link.socket.receive(wait: false) {
             correlator.receiveFromRelay(lane: link.lane, frames: frames)
         }
+        unwatch(link)
         do {
             try link.remake()
         } catch {
             logger.error(
                 "the link to a lane's relay could not be made anew; the lane stays down",
                 metadata: ["lane": "\(link.lane)", "error": "\(error)"])
+            watchOrLog(link)
             return
         }
-        poller.replace(at: socketIndex, with: link.socket)
-        poller.replace(at: socketIndex + 1, with: link.monitor)
+        guard watchOrLog(link) else { return }
         if stalled {
             // A relay that is down is retried this way too: info, not notice, so that it does not flood.
             logger.info("lane link still not up; making it anew", metadata: ["lane": "\(link.lane)"])
@@ -392,6 +391,7 @@ final class BridgeLoop {
     }
 
     private func closeAll() {
+        sockets.close()
         writer.stop()
         for link in links { link.close() }
         commands.close()

@@ -1,0 +1,159 @@
+#if os(Linux)
+    import CZeroMQ
+    import Glibc
+
+    /// Waits on many sockets at once and returns only the readable ones: one `epoll` instance over each
+    /// socket's ``Socket/signalDescriptor()``, so that a wait costs by the sockets that are ready, not by
+    /// the sockets watched (`zmq_poll` asks every socket on every call). Sockets are registered and
+    /// unregistered by themselves, never by an index.
+    ///
+    /// ## The edge rule
+    /// libzmq signals a socket's descriptor only when its state may have changed, and any call on the
+    /// socket (a send, a receive, reading its `ZMQ_EVENTS`) may consume that signal without the socket
+    /// being drained: a message can sit in a socket whose descriptor is quiet. So a socket is asked
+    /// (`ZMQ_EVENTS`, ``Socket/canReceive()``) whenever its descriptor fires, and asked again before the
+    /// next blocking wait when it was touched since:
+    /// - every socket ``wait(timeoutMilliseconds:)`` returns is asked again by the next wait (the caller
+    ///   reads it, perhaps only in part);
+    /// - a socket the caller sent on, or read without being told it was ready, must be named to
+    ///   ``checkAgain(_:)`` before the next wait.
+    ///
+    /// ## Threading and lifetime
+    /// A poller belongs to the thread that owns its sockets (see ``Socket``'s threading rule). Unregister a
+    /// socket before closing it: libzmq closes a socket's descriptor later, on a thread of its own.
+    public final class ReadyPoller {
+        private let epoll: Int32
+        /// The watched sockets by descriptor (what `epoll` reports), and each socket's descriptor.
+        private var sockets: [Int32: Socket] = [:]
+        private var descriptors: [ObjectIdentifier: Int32] = [:]
+        /// The sockets to ask again before the next blocking wait: touched since they were last asked.
+        private var touched: [ObjectIdentifier: Socket] = [:]
+        private var reported: [epoll_event]
+        private var closed = false
+
+        /// Creates a poller; `batch` is the most descriptors one `epoll_wait` reports (more wait their turn).
+        public init(batch: Int = 256) throws(ZMQError) {
+            epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+            guard epoll >= 0 else { throw ZMQError(code: errno, operation: "epoll_create1") }
+            reported = Array(repeating: epoll_event(), count: max(1, batch))
+        }
+
+        deinit { close() }
+
+        /// The number of sockets being watched.
+        public var count: Int { descriptors.count }
+
+        /// Whether `socket` is being watched.
+        public func contains(_ socket: Socket) -> Bool { descriptors[ObjectIdentifier(socket)] != nil }
+
+        /// Watches `socket` for messages to receive; watching it twice is harmless. The next wait asks it at
+        /// once: a message may already be queued.
+        public func register(_ socket: Socket) throws(ZMQError) {
+            let id = ObjectIdentifier(socket)
+            guard descriptors[id] == nil else { return }
+            let descriptor = try socket.signalDescriptor()
+            var event = epoll_event()
+            event.events = EPOLLIN.rawValue
+            event.data.fd = descriptor
+            if epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event) == -1 {
+                guard errno == EEXIST, let stale = sockets[descriptor] else {
+                    throw ZMQError(code: errno, operation: "epoll_ctl add")
+                }
+                // A socket closed without being unregistered left its descriptor number to this one.
+                forget(stale)
+                guard epoll_ctl(epoll, EPOLL_CTL_MOD, descriptor, &event) == 0 else {
+                    throw ZMQError(code: errno, operation: "epoll_ctl mod")
+                }
+            }
+            sockets[descriptor] = socket
+            descriptors[id] = descriptor
+            touched[id] = socket
+        }
+
+        /// Stops watching `socket` (do it before closing the socket); unknown sockets are ignored.
+        public func unregister(_ socket: Socket) {
+            guard let descriptor = forget(socket) else { return }
+            // Fails harmlessly when the descriptor is already gone.
+            _ = epoll_ctl(epoll, EPOLL_CTL_DEL, descriptor, nil)
+        }
+
+        /// Says that the caller sent on `socket`, or read it unasked: the next wait asks it again before
+        /// blocking, for the call may have consumed its signal. Cheap; unknown sockets are ignored.
+        public func checkAgain(_ socket: Socket) {
+            let id = ObjectIdentifier(socket)
+            if descriptors[id] != nil { touched[id] = socket }
+        }
+
+        /// Waits until a watched socket has a message to receive, or `timeoutMilliseconds` pass (-1: no
+        /// limit; 0: only looks).
+        ///
+        /// - Returns: the sockets with a message to receive now, each once, in no particular order; empty
+        ///   after the timeout or when a signal interrupted the wait. They are asked again by the next wait.
+        /// - Throws: when `epoll` or libzmq fails (a terminated context, for one).
+        public func wait(timeoutMilliseconds: Int) throws(ZMQError) -> [Socket] {
+            guard !closed else { throw ZMQError(code: EBADF, operation: "epoll_wait on a closed poller") }
+            var ready: [Socket] = []
+            var found = Set<ObjectIdentifier>()
+            for (id, socket) in touched where !socket.isClosed {
+                if try socket.canReceive() {
+                    ready.append(socket)
+                    found.insert(id)
+                }
+            }
+            touched.removeAll(keepingCapacity: true)
+            let deadline = timeoutMilliseconds < 0 ? nil : ContinuousClock.now + .milliseconds(timeoutMilliseconds)
+            while true {
+                let wait = ready.isEmpty ? Self.milliseconds(until: deadline) : 0
+                let count = reported.withUnsafeMutableBufferPointer {
+                    epoll_wait(epoll, $0.baseAddress, Int32($0.count), Int32(clamping: wait))
+                }
+                if count == -1 {
+                    if errno == EINTR { break }
+                    throw ZMQError(code: errno, operation: "epoll_wait")
+                }
+                for index in 0..<Int(count) {
+                    guard let socket = sockets[reported[index].data.fd] else { continue }
+                    if socket.isClosed {
+                        unregister(socket)
+                        continue
+                    }
+                    let id = ObjectIdentifier(socket)
+                    if !found.contains(id), try socket.canReceive() {
+                        ready.append(socket)
+                        found.insert(id)
+                    }
+                }
+                // A descriptor can fire for a change that brought no message: wait out the rest of the time.
+                if !ready.isEmpty || count == 0 || wait == 0 { break }
+            }
+            for socket in ready { touched[ObjectIdentifier(socket)] = socket }
+            return ready
+        }
+
+        /// Closes the `epoll` instance; the sockets stay open. Closing twice is harmless.
+        public func close() {
+            guard !closed else { return }
+            closed = true
+            _ = Glibc.close(epoll)
+        }
+
+        /// Drops `socket` from the tables; returns the descriptor it was watched under.
+        @discardableResult
+        private func forget(_ socket: Socket) -> Int32? {
+            let id = ObjectIdentifier(socket)
+            guard let descriptor = descriptors.removeValue(forKey: id) else { return nil }
+            sockets[descriptor] = nil
+            touched[id] = nil
+            return descriptor
+        }
+
+        /// What is left of a wait that ends at `deadline`, in milliseconds, rounded up; -1 without a deadline.
+        private static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int {
+            guard let deadline else { return -1 }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return 0 }
+            let (seconds, attoseconds) = left.components
+            return Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        }
+    }
+#endif
