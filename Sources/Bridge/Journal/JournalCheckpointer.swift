@@ -12,10 +12,15 @@ import ZeroMQ
 /// A PASSIVE checkpoint cannot rewind the WAL while the writer keeps appending, so under steady load
 /// the file would grow without end. Once it holds more than `restartFrames` frames, a RESTART
 /// checkpoint makes the writer wait for the few frames left (the PASSIVE ones copied the rest) so that
-/// the next commit starts the WAL again from its beginning: one short pause per 64 MB of journal.
+/// the next commit starts the WAL again from its beginning: one short pause per 64 MB of journal. While the
+/// WAL holds more than ``busyFrames``, it checkpoints every ``busyIntervalMs`` rather than every interval.
 package final class JournalCheckpointer: Sendable {
     /// The WAL size, in frames (pages), past which a checkpoint rewinds it (64 MB at 4 KB pages).
     package static let restartFrames = 16_384
+    /// Past this many frames (8 MB) the WAL is checkpointed every ``busyIntervalMs`` instead of every interval.
+    package static let busyFrames = 2048
+    /// The checkpoint interval while the WAL is past ``busyFrames``.
+    package static let busyIntervalMs = 100
 
     private let stopSignal = DispatchSemaphore(value: 0)
     private let thread: LoopThread
@@ -27,11 +32,16 @@ package final class JournalCheckpointer: Sendable {
         let database = try DatabaseQueue(path: path, configuration: configuration)
         let stopSignal = stopSignal
         thread = LoopThread.start(name: "journal-checkpoint") {
-            while stopSignal.wait(timeout: .now() + .milliseconds(intervalMs)) == .timedOut {
-                try? database.writeWithoutTransaction { db in
+            var waitMs = intervalMs
+            while stopSignal.wait(timeout: .now() + .milliseconds(waitMs)) == .timedOut {
+                let frames = try? database.writeWithoutTransaction { db -> Int in
                     let frames = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")?[1] as Int? ?? 0
                     if frames > Self.restartFrames { try db.execute(sql: "PRAGMA wal_checkpoint(RESTART)") }
+                    return frames
                 }
+                // Under load the WAL grows by up to 100 MB a second (the journal writer commits on its own
+                // thread): checkpointing every 100 ms then keeps it near 64 MB and each RESTART short.
+                waitMs = (frames ?? 0) > Self.busyFrames ? min(intervalMs, Self.busyIntervalMs) : intervalMs
             }
             try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
             // Closed before `stop()` returns, not whenever the thread's closure is released: closing takes the

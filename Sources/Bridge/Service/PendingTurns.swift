@@ -63,7 +63,7 @@ struct PendingTurns {
         if head == turns.count {
             turns.removeAll(keepingCapacity: true)
             head = 0
-        } else if head > 1024 {
+        } else if head >= 1024, head * 2 >= turns.count {
             turns.removeFirst(head)
             head = 0
         }

@@ -172,8 +172,13 @@ final class CommandStore {
             stagedTurnsHead += 1
             if let staged = finalizedSinceCommit[id], staged.turn <= turn { finalizedSinceCommit[id] = nil }
         }
+        // Under steady load a turn is always open, so the queue is never all consumed: the consumed front is
+        // cut once it is the larger part (memory stays flat; each entry moves at most once per halving).
         if stagedTurnsHead == stagedTurns.count {
             stagedTurns.removeAll(keepingCapacity: true)
+            stagedTurnsHead = 0
+        } else if stagedTurnsHead >= 1024, stagedTurnsHead * 2 >= stagedTurns.count {
+            stagedTurns.removeFirst(stagedTurnsHead)
             stagedTurnsHead = 0
         }
     }
