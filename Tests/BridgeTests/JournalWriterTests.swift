@@ -90,6 +90,23 @@ struct JournalWriterTests {
         #expect(try rig.ids() == ["t1", "t2", "t3", "t4", "t5"])
     }
 
+    @Test("a queue longer than a commit takes is committed in several transactions, all of it, in order")
+    func longQueueInSeveralCommits() throws {
+        let rig = try Rig()
+        var unsafe = Configuration()
+        unsafe.allowsUnsafeTransactions = true
+        let blocker = try DatabaseQueue(path: rig.journal.path, configuration: unsafe)
+        try blocker.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        let turns = UInt64(JournalWriter.maxTurnsPerCommit * 2 + 10)
+        for turn in UInt64(1)...turns { rig.writer.submit(turn: turn, entries: [Self.insert("q\(turn)")]) }
+        try blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+        try blocker.close()
+        let reports = try rig.reports(until: turns)
+        #expect(reports.last == .committed(through: turns))
+        #expect(reports.count >= 3, "\(turns) turns in \(reports.count) commits: a commit took more than its share")
+        #expect(try rig.ids().count == Int(turns))
+    }
+
     @Test("after a failed commit nothing more is written until the loop takes the failure; then writes resume")
     func failureStopsLaterTurns() throws {
         let rig = try Rig()

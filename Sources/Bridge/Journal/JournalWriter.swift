@@ -43,6 +43,10 @@ final class JournalWriter {
     }
 
     private let queue = Queue()
+    /// The most turns one transaction takes: a commit after a stall (a checkpoint, a slow disk) stays small
+    /// enough that its memory (the entries, SQLite's dirty pages) does not set a high-water mark the process
+    /// keeps.
+    static let maxTurnsPerCommit = 256
     private var thread: LoopThread?
     /// The loop's end of the wake-up pair: readable when the writer has reported something.
     let wake: Socket
@@ -73,12 +77,20 @@ final class JournalWriter {
     private static func run(
         database: DatabaseQueue, queue: Queue, signal: Socket, metrics: BridgeMetrics
     ) {
+        var more = false
         while true {
-            queue.work.wait()
-            let (turns, stopping) = queue.state.withLock { state -> ([Turn], Bool) in
-                defer { state.queued.removeAll(keepingCapacity: true) }
-                return (state.failed ? [] : state.queued, state.stopping)
+            if !more { queue.work.wait() }
+            let (turns, stopping, left) = queue.state.withLock { state -> ([Turn], Bool, Bool) in
+                if state.failed {
+                    state.queued.removeAll(keepingCapacity: true)
+                    return ([], state.stopping, false)
+                }
+                let count = min(state.queued.count, Self.maxTurnsPerCommit)
+                let taken = Array(state.queued.prefix(count))
+                state.queued.removeFirst(count)
+                return (taken, state.stopping, !state.queued.isEmpty)
             }
+            more = left
             if let last = turns.last {
                 let started = DispatchTime.now().uptimeNanoseconds
                 let report: Report
@@ -95,7 +107,7 @@ final class JournalWriter {
                 }
                 _ = try? signal.send([[]], wait: false)
             }
-            if stopping { return }
+            if stopping, !more { return }
         }
     }
 
