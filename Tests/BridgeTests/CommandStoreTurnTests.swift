@@ -10,14 +10,13 @@ import Testing
 @Suite("Command store: staged outcomes by turn")
 struct CommandStoreTurnTests {
     private final class Rig {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
-        let journal: Journal
+        private let temporary: TemporaryJournal
         let store: CommandStore
 
         init() throws {
-            journal = try Journal(path: folder.appendingPathComponent("journal.sqlite").path, sync: .normal)
+            temporary = try TemporaryJournal("store")
             store = CommandStore(
-                journal: journal, logger: Logger(label: "store", factory: { _ in SwiftLogNoOpLogHandler() }))
+                journal: temporary.journal, logger: Logger(label: "store", factory: { _ in SwiftLogNoOpLogHandler() }))
         }
 
         /// A sale accepted and finalized with `outcome` in the current turn; its insert is journaled at once,
@@ -37,10 +36,7 @@ struct CommandStoreTurnTests {
             return nil
         }
 
-        deinit {
-            journal.close()
-            try? FileManager.default.removeItem(at: folder)
-        }
+        var journal: Journal { temporary.journal }
     }
 
     @Test("an outcome staged in a turn still open survives a synchronous commit of the turns before it")

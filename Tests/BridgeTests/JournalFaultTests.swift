@@ -27,10 +27,7 @@ struct JournalFaultTests {
         try harness.send(saleJSON(id: "before", lane: "lane-1", amount: 700))
         try harness.event("lane-1.sale.delivered") { $0.string("id") == "before" }
         // Another connection takes the write lock: every write of the bridge fails (busy) as on a full disk.
-        var unsafe = Configuration()
-        unsafe.allowsUnsafeTransactions = true
-        let blocker = try DatabaseQueue(path: harness.configuration.journal, configuration: unsafe)
-        try blocker.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+        let lock = try JournalWriteLock(journal: harness.configuration.journal)
         try harness.send(saleJSON(id: "victim", lane: "lane-2", amount: 800))
         let victim = try harness.reply(to: "victim", timeoutMs: 20_000)
         #expect(victim.object("error")?.string("code") == "journal_unavailable")
@@ -40,8 +37,7 @@ struct JournalFaultTests {
         let refused = try harness.call(saleJSON(id: "during", lane: "lane-2", amount: 900))
         #expect(refused.object("error")?.string("code") == "journal_unavailable")
         harness.simulator.injectCallback(lane: "lane-1", url: Self.success("before", amount: 700))
-        try blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
-        try blocker.close()
+        try lock.release()
         let before = try harness.reply(to: "before", timeoutMs: 20_000)
         #expect(before.string("outcome") == "success")
         try harness.event("bridge.journal.available")

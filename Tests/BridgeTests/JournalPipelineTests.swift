@@ -1,6 +1,5 @@
 import Bridge
 import Foundation
-import GRDB
 import InterApp
 import TerminalSimulator
 import Testing
@@ -12,27 +11,10 @@ struct JournalPipelineTests {
     private static let lane = SimulatedLane(
         id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: .zeroDelay)
 
-    /// Holds the journal's write lock from another connection until `release()`: the writer's commit waits.
-    private final class WriteLock {
-        private let queue: DatabaseQueue
-
-        init(journal: String) throws {
-            var unsafe = Configuration()
-            unsafe.allowsUnsafeTransactions = true
-            queue = try DatabaseQueue(path: journal, configuration: unsafe)
-            try queue.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
-        }
-
-        func release() throws {
-            try queue.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
-            try queue.close()
-        }
-    }
-
     @Test("a sale's URL and reply wait for its commit; then it goes through once, journaled")
     func urlWaitsForCommit() throws {
         let harness = try BridgeHarness(lanes: [Self.lane])
-        let lock = try WriteLock(journal: harness.configuration.journal)
+        let lock = try JournalWriteLock(journal: harness.configuration.journal)
         try harness.send(saleJSON(id: "held", lane: "lane-1", amount: 700))
         try harness.expectNoReply(withinMs: 400)
         #expect(harness.simulator.openedURLs(lane: "lane-1").isEmpty, "the URL left before its turn was committed")
@@ -46,7 +28,7 @@ struct JournalPipelineTests {
     @Test("a repeat of an id whose first turn is still being committed joins it: one URL, one outcome")
     func repeatWhileCommitting() throws {
         let harness = try BridgeHarness(lanes: [Self.lane])
-        let lock = try WriteLock(journal: harness.configuration.journal)
+        let lock = try JournalWriteLock(journal: harness.configuration.journal)
         try harness.send(saleJSON(id: "twice", lane: "lane-1", amount: 900))
         try harness.send(saleJSON(id: "twice", lane: "lane-1", amount: 900))
         try harness.expectNoReply(withinMs: 300)
@@ -61,7 +43,7 @@ struct JournalPipelineTests {
     @Test("an answer that writes nothing waits behind a turn still being committed: effects leave in order")
     func answersKeepTheirOrder() throws {
         let harness = try BridgeHarness(lanes: [Self.lane])
-        let lock = try WriteLock(journal: harness.configuration.journal)
+        let lock = try JournalWriteLock(journal: harness.configuration.journal)
         try harness.send(saleJSON(id: "first", lane: "lane-1", amount: 500))
         try harness.send(#"{"id":"then","action":"status","ref":"first"}"#)
         try harness.expectNoReply(withinMs: 400)
@@ -74,7 +56,7 @@ struct JournalPipelineTests {
     @Test("a sale whose deadline passes while its commit waits ends unknown, and its URL is never sent")
     func deadlineDuringCommit() throws {
         let harness = try BridgeHarness(lanes: [Self.lane])
-        let lock = try WriteLock(journal: harness.configuration.journal)
+        let lock = try JournalWriteLock(journal: harness.configuration.journal)
         try harness.send(saleJSON(id: "late-commit", lane: "lane-1", amount: 600, extra: #","timeoutMs":1000"#))
         try harness.expectNoReply(withinMs: 1600)
         try lock.release()

@@ -11,16 +11,16 @@ import ZeroMQ
 struct JournalWriterTests {
     /// A journal in a folder of its own and a writer over it, for one test.
     private final class Rig {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
-        let journal: Journal
+        private let temporary: TemporaryJournal
         let context: Context
         let writer: JournalWriter
 
         init() throws {
             context = try Context()
-            journal = try Journal(path: folder.appendingPathComponent("journal.sqlite").path, sync: .normal)
+            temporary = try TemporaryJournal("writer")
             writer = try JournalWriter(
-                path: journal.path, sync: .normal, context: context, metrics: BridgeMetrics(lanes: ["lane-1"]))
+                path: temporary.journal.path, sync: .normal, context: context, metrics: BridgeMetrics(lanes: ["lane-1"])
+            )
         }
 
         /// Waits (polling the writer's wake-up socket, at most 10 s) until the writer reports something.
@@ -53,11 +53,10 @@ struct JournalWriterTests {
             try journal.database.read { db in try String.fetchAll(db, sql: "SELECT id FROM commands ORDER BY id") }
         }
 
-        deinit {
-            writer.stop()
-            journal.close()
-            try? FileManager.default.removeItem(at: folder)
-        }
+        var journal: Journal { temporary.journal }
+
+        // The writer stops before the journal closes (the temporary journal goes with this rig, after).
+        deinit { writer.stop() }
     }
 
     private struct WriterTestError: Error, CustomStringConvertible {
@@ -76,14 +75,10 @@ struct JournalWriterTests {
     func groupCommit() throws {
         let rig = try Rig()
         // Another connection holds the write lock: the writer's first commit waits for it.
-        var unsafe = Configuration()
-        unsafe.allowsUnsafeTransactions = true
-        let blocker = try DatabaseQueue(path: rig.journal.path, configuration: unsafe)
-        try blocker.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        let lock = try JournalWriteLock(journal: rig.journal.path)
         for turn in UInt64(1)...5 { rig.writer.submit(turn: turn, entries: [Self.insert("t\(turn)")]) }
         #expect(rig.writer.takeReports().isEmpty, "nothing is reported committed while the lock is held")
-        try blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
-        try blocker.close()
+        try lock.release()
         let reports = try rig.reports(until: 5)
         #expect(reports.last == .committed(through: 5))
         #expect(reports.count <= 2, "five turns queued behind one commit took \(reports.count) commits: \(reports)")
@@ -93,14 +88,10 @@ struct JournalWriterTests {
     @Test("a queue longer than a commit takes is committed in several transactions, all of it, in order")
     func longQueueInSeveralCommits() throws {
         let rig = try Rig()
-        var unsafe = Configuration()
-        unsafe.allowsUnsafeTransactions = true
-        let blocker = try DatabaseQueue(path: rig.journal.path, configuration: unsafe)
-        try blocker.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        let lock = try JournalWriteLock(journal: rig.journal.path)
         let turns = UInt64(JournalWriter.maxTurnsPerCommit * 2 + 10)
         for turn in UInt64(1)...turns { rig.writer.submit(turn: turn, entries: [Self.insert("q\(turn)")]) }
-        try blocker.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
-        try blocker.close()
+        try lock.release()
         let reports = try rig.reports(until: turns)
         #expect(reports.last == .committed(through: turns))
         #expect(reports.count >= 3, "\(turns) turns in \(reports.count) commits: a commit took more than its share")

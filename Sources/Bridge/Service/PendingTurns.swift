@@ -1,3 +1,5 @@
+import DequeModule
+
 /// The turns handed to the ``JournalWriter`` and not yet committed, oldest first, each with what it
 /// carries out once it is in. A turn that writes nothing but comes after one that waits, waits behind
 /// it: effects leave in the order they were decided.
@@ -8,14 +10,13 @@ struct PendingTurns {
         let effects: [Effect]
     }
 
-    private var turns: [Turn] = []
-    private var head = 0
+    private var turns = Deque<Turn>()
 
     /// Whether no turn waits.
-    var isEmpty: Bool { head == turns.count }
+    var isEmpty: Bool { turns.isEmpty }
 
     /// How many turns wait.
-    var count: Int { turns.count - head }
+    var count: Int { turns.count }
 
     /// A turn handed to the writer as `number`.
     mutating func append(writing number: UInt64, effects: [Effect]) {
@@ -31,41 +32,23 @@ struct PendingTurns {
     /// returns their effects, in order.
     mutating func takeCommitted(through number: UInt64) -> [Effect] {
         var effects: [Effect] = []
-        while head < turns.count {
-            if let turn = turns[head].number, turn > number { break }
-            effects += turns[head].effects
-            head += 1
+        while let first = turns.first {
+            if let turn = first.number, turn > number { break }
+            effects += first.effects
+            turns.removeFirst()
         }
-        compact()
         return effects
     }
 
     /// Removes every waiting turn (the writer failed): the effects of the turns that wrote the journal, and
     /// apart, those of the turns that only waited behind them, each in order.
     mutating func takeAll() -> (writing: [Effect], waiting: [Effect]) {
-        defer {
-            turns.removeAll(keepingCapacity: true)
-            head = 0
-        }
-        let left = turns[head...]
+        defer { turns.removeAll(keepingCapacity: true) }
         return (
-            left.filter { $0.number != nil }.flatMap(\.effects), left.filter { $0.number == nil }.flatMap(\.effects)
+            turns.filter { $0.number != nil }.flatMap(\.effects), turns.filter { $0.number == nil }.flatMap(\.effects)
         )
     }
 
     /// Drops every waiting turn without carrying it out (the loop gave up on the writer at its end).
-    mutating func abandon() {
-        turns.removeAll()
-        head = 0
-    }
-
-    private mutating func compact() {
-        if head == turns.count {
-            turns.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 1024, head * 2 >= turns.count {
-            turns.removeFirst(head)
-            head = 0
-        }
-    }
+    mutating func abandon() { turns.removeAll() }
 }

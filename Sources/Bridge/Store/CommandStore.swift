@@ -1,3 +1,4 @@
+import DequeModule
 import InterApp
 import Logging
 
@@ -19,8 +20,7 @@ final class CommandStore {
     /// turn that staged them last.
     private var finalizedSinceCommit: [String: (command: StoredCommand, turn: UInt64)] = [:]
     /// The turn of each staged outcome, in the order they were staged.
-    private var stagedTurns: [(turn: UInt64, id: String)] = []
-    private var stagedTurnsHead = 0
+    private var stagedTurns = Deque<(turn: UInt64, id: String)>()
     /// The turn the writes staged now belong to (see ``sealTurn()``).
     private var currentTurn: UInt64 = 1
 
@@ -167,19 +167,9 @@ final class CommandStore {
     /// The journal holds every turn up to and including `turn`: their staged outcomes are read from it
     /// from now on (an outcome staged again in a later turn stays).
     func committed(through turn: UInt64) {
-        while stagedTurnsHead < stagedTurns.count, stagedTurns[stagedTurnsHead].turn <= turn {
-            let id = stagedTurns[stagedTurnsHead].id
-            stagedTurnsHead += 1
-            if let staged = finalizedSinceCommit[id], staged.turn <= turn { finalizedSinceCommit[id] = nil }
-        }
-        // Under steady load a turn is always open, so the queue is never all consumed: the consumed front is
-        // cut once it is the larger part (memory stays flat; each entry moves at most once per halving).
-        if stagedTurnsHead == stagedTurns.count {
-            stagedTurns.removeAll(keepingCapacity: true)
-            stagedTurnsHead = 0
-        } else if stagedTurnsHead >= 1024, stagedTurnsHead * 2 >= stagedTurns.count {
-            stagedTurns.removeFirst(stagedTurnsHead)
-            stagedTurnsHead = 0
+        while let first = stagedTurns.first, first.turn <= turn {
+            stagedTurns.removeFirst()
+            if let staged = finalizedSinceCommit[first.id], staged.turn <= turn { finalizedSinceCommit[first.id] = nil }
         }
     }
 
