@@ -162,7 +162,8 @@ struct JournalPruneCommand: ParsableCommand {
         abstract: "Remove finished commands older than DAYS (never outstanding or unknown ones).",
         discussion: """
             Removes the finished commands whose journal row last changed more than DAYS days ago, and the \
-            callbacks matched to them. Refused (exit 2) while a bridge runs on the journal: stop it first.
+            callbacks received more than DAYS days ago, but for those of a command that stays. Refused (exit 2) \
+            while a bridge runs on the journal: stop it first.
             """
     )
 

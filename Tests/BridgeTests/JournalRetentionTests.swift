@@ -116,6 +116,68 @@ struct JournalRetentionTests {
         #expect(try retention.tick(journal: journal, nowMs: now + Self.dayMs) == PruneResult(commands: 0, callbacks: 0))
     }
 
+    @Test(
+        "callbacks go by age, walked in arrival order over several batches: old ones go, unmatched too, but for those of a command that stays"
+    )
+    func callbacksByAge() throws {
+        let journal = try TemporaryJournal("vivabridge-ret")
+        let old: Int64 = 1_700_000_000_000
+        let now = old + 31 * Self.dayMs
+        let unmatched = JournalRetention.batchSize * 2 + 10
+        try journal.journal.database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO commands(id, lane, action, fingerprint, state, outcome, created_ms, updated_ms) VALUES
+                    ('unsure', 'ok', 'sale', '{}', 'final', 'unknown', ?1, ?1),
+                    ('open', 'ok', 'sale', '{}', 'delivered', NULL, ?1, ?1),
+                    ('recent', 'ok', 'sale', '{}', 'final', 'failed', ?1, ?2),
+                    ('paid', 'ok', 'sale', '{}', 'final', 'success', ?1, ?1)
+                    """, arguments: [old, now - Self.dayMs])
+            let insert = try db.makeStatement(
+                sql:
+                    "INSERT INTO callbacks(lane, received_ms, fields, matched_id, disposition) VALUES ('ok', ?, '{}', ?, ?)"
+            )
+            // Old callbacks: of the commands that stay (every 500th), then of one that goes, then orphans.
+            for n in 0..<unmatched {
+                let kept = ["unsure", "open", "recent"]
+                let matched: String? = n % 500 == 0 ? kept[(n / 500) % kept.count] : nil
+                try insert.execute(arguments: [old + Int64(n), matched, matched == nil ? "orphan" : "matched"])
+            }
+            try insert.execute(arguments: [old, "paid", "matched"])
+            // Received after the cutoff: stays, and ends the walk.
+            try insert.execute(arguments: [now - Self.dayMs, nil, "orphan"])
+        }
+        let keptOld = (0..<unmatched).filter { $0 % 500 == 0 }.count
+        var retention = JournalRetention(days: 30, startMs: now)
+        var ticks = 0
+        var done: PruneResult?
+        while done == nil, ticks < 10 {
+            done = try retention.tick(journal: journal.journal, nowMs: now + Int64(ticks) * 1000)
+            ticks += 1
+        }
+        #expect(ticks == 3, "a batch looks at \(JournalRetention.batchSize) callbacks")
+        #expect(done == PruneResult(commands: 1, callbacks: unmatched - keptOld + 1))
+        let left = try journal.journal.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT matched_id, received_ms FROM callbacks ORDER BY seq")
+        }
+        #expect(left.count == keptOld + 1)
+        #expect(left.dropLast().allSatisfy { ["unsure", "open", "recent"].contains($0["matched_id"] as String?) })
+        #expect(left.last?["received_ms"] == now - Self.dayMs)
+
+        // `journal prune` removes by the same rule: now `unsure` has gone (its two callbacks with it), and an orphan.
+        journal.journal.close()
+        let database = try DatabaseQueue(path: journal.journal.path)
+        try database.write { db in
+            try db.execute(
+                sql: "INSERT INTO callbacks(lane, received_ms, fields, disposition) VALUES ('ok', ?, '{}', 'orphan')",
+                arguments: [old])
+            try db.execute(sql: "UPDATE commands SET outcome = 'success' WHERE id = 'unsure'")
+        }
+        try database.close()
+        let pruned = try JournalPrune.prune(path: journal.journal.path, olderThanDays: 30, nowMs: now)
+        #expect(pruned == PruneResult(commands: 1, callbacks: 3))
+    }
+
     @Test("journalRetentionDays is off when absent and a whole number of days from 1 to 36500")
     func configurationKey() throws {
         let base = """

@@ -38,6 +38,14 @@ package enum JournalMigrations {
             // this one did: one index fewer to write per command.
             try db.execute(sql: "DROP INDEX IF EXISTS commands_sales_by_client_transaction_id")
         }
+        migrator.registerMigration("v1.1-fewer-index-writes") { db in
+            // Each index on a random key costs every sale a page of WAL (issue 17: two of them were a third of the
+            // journal writer's time). Late callbacks look only among commands that did not succeed; retention finds
+            // callbacks by age (`seq` order) rather than by command.
+            try db.execute(sql: "DROP INDEX IF EXISTS commands_late_by_client_transaction_id")
+            try db.execute(sql: JournalSQL.lateCandidates)
+            try db.execute(sql: "DROP INDEX IF EXISTS callbacks_matched")
+        }
         return migrator
     }
 

@@ -5,7 +5,7 @@ import GRDB
 public struct PruneResult: Sendable, Equatable {
     /// Finished commands removed.
     public var commands: Int
-    /// Callbacks matched to those commands, removed with them.
+    /// Callbacks removed: those received before the cutoff, but for the callbacks of a command that stays.
     public var callbacks: Int
 }
 
@@ -16,8 +16,17 @@ public enum JournalPrune {
     /// bridge's own retention (`journalRetentionDays`) removes by the same rule.
     static let removable = "state = 'final' AND outcome IS NOT NULL AND outcome != 'unknown' AND updated_ms < ?1"
 
-    /// Removes the finished commands of the journal at `path` (and the callbacks matched to them) whose
-    /// row last changed more than `olderThanDays` days before `nowMs`, in one transaction.
+    /// The callbacks prune may remove (a condition on a row of `callbacks`): received before the cutoff (`?1`),
+    /// unless the command they completed stays (outstanding, `unknown`, or changed since the cutoff). Callbacks
+    /// that matched nothing go with their age too.
+    static let removableCallback = """
+        callbacks.received_ms < ?1 AND NOT EXISTS (
+            SELECT 1 FROM commands WHERE commands.id = callbacks.matched_id AND NOT (\(removable)))
+        """
+
+    /// Removes the finished commands of the journal at `path` whose row last changed more than `olderThanDays`
+    /// days before `nowMs`, and the callbacks received before then but for those of a command that stays, in one
+    /// transaction.
     ///
     /// Takes the journal's lock for its duration (the one a bridge takes), so it never runs beside a bridge.
     ///
@@ -45,15 +54,14 @@ public enum JournalPrune {
             let database = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? database.close() }
             return try database.write { db in
-                let matched = "matched_id IN (SELECT id FROM commands WHERE \(removable))"
                 let commands =
                     try Int.fetchOne(
                         db, sql: "SELECT COUNT(*) FROM commands WHERE \(removable)", arguments: [cutoff]) ?? 0
                 let callbacks =
                     try Int.fetchOne(
-                        db, sql: "SELECT COUNT(*) FROM callbacks WHERE \(matched)", arguments: [cutoff]) ?? 0
+                        db, sql: "SELECT COUNT(*) FROM callbacks WHERE \(removableCallback)", arguments: [cutoff]) ?? 0
                 if !dryRun {
-                    try db.execute(sql: "DELETE FROM callbacks WHERE \(matched)", arguments: [cutoff])
+                    try db.execute(sql: "DELETE FROM callbacks WHERE \(removableCallback)", arguments: [cutoff])
                     try db.execute(sql: "DELETE FROM commands WHERE \(removable)", arguments: [cutoff])
                 }
                 return PruneResult(commands: commands, callbacks: callbacks)

@@ -1,5 +1,5 @@
 /// `journalRetentionDays` inside the bridge: a pass at start, then one a day, each removing the finished
-/// commands older than the retention by `journal prune`'s rule, a batch a tick on the loop thread, once no
+/// commands and the callbacks older than the retention by `journal prune`'s rule, a batch a tick on the loop thread, once no
 /// turn waits for the journal writer (a batch never removes a row a turn is about to change), so that no
 /// turn of the loop waits for more than one batch.
 struct JournalRetention {
@@ -11,8 +11,9 @@ struct JournalRetention {
     let days: Int
     /// When the next pass starts.
     private var nextPassMs: Int64
-    /// The pass under way: its cutoff and what it removed so far.
-    private var pass: (cutoffMs: Int64, removed: PruneResult)?
+    /// The pass under way: its cutoff, what it removed so far, and where its walk through the callbacks goes
+    /// on (nil once it is over).
+    private var pass: (cutoffMs: Int64, removed: PruneResult, callbacksAfter: Int64?)?
 
     /// The first pass starts at `startMs` (the bridge's start).
     init(days: Int, startMs: Int64) {
@@ -30,18 +31,18 @@ struct JournalRetention {
     mutating func tick(journal: Journal, nowMs: Int64) throws -> PruneResult? {
         if pass == nil {
             guard nowMs >= nextPassMs else { return nil }
-            pass = (nowMs - Int64(days) * Self.dayMs, PruneResult(commands: 0, callbacks: 0))
+            pass = (nowMs - Int64(days) * Self.dayMs, PruneResult(commands: 0, callbacks: 0), 0)
             nextPassMs = nowMs + Self.dayMs
         }
         guard var current = pass else { return nil }
         pass = nil
-        let batch = try journal.pruneBatch(cutoffMs: current.cutoffMs, limit: Self.batchSize)
-        current.removed.commands += batch.commands
-        current.removed.callbacks += batch.callbacks
-        guard batch.commands < Self.batchSize else {
-            pass = current
-            return nil
-        }
-        return current.removed
+        let batch = try journal.pruneBatch(
+            cutoffMs: current.cutoffMs, limit: Self.batchSize, callbacksAfter: current.callbacksAfter)
+        current.removed.commands += batch.removed.commands
+        current.removed.callbacks += batch.removed.callbacks
+        current.callbacksAfter = batch.callbacksAfter
+        guard batch.removed.commands == Self.batchSize || current.callbacksAfter != nil else { return current.removed }
+        pass = current
+        return nil
     }
 }

@@ -94,6 +94,14 @@ package enum JournalSQL {
         CREATE INDEX commands_late_by_client_transaction_id ON commands(lane, client_transaction_id, action)
             WHERE client_transaction_id IS NOT NULL
         """
+    /// Migration `v1.1-fewer-index-writes`: the commands a late callback can still complete (any outcome but
+    /// success), by lane, `clientTransactionId` and action. A success (nearly every command) is never in it, so
+    /// writing a command touches one index on a random key (its id) instead of two; a row enters it when it
+    /// ends in another outcome.
+    static let lateCandidates = """
+        CREATE INDEX commands_late_candidates ON commands(lane, client_transaction_id, action)
+            WHERE client_transaction_id IS NOT NULL AND outcome != 'success'
+        """
     /// Migration `v1.1-pre-auths-by-order-code`: successful pre-auths by lane and the order code of their answer,
     /// so that a capture names its authorisation after a restart too.
     static let preAuthsByOrderCode = """
@@ -110,15 +118,15 @@ package enum JournalSQL {
         ORDER BY created_ms DESC LIMIT 100
         """
     /// A finished command (lane, clientTransactionId, action) a late success callback completes: any outcome
-    /// but success.
+    /// but success (along `commands_late_candidates`).
     static let lateCommandForSuccess = """
         SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = ?
         AND state = 'final' AND outcome != 'success' ORDER BY created_ms DESC LIMIT 1
         """
     /// A finished command (lane, clientTransactionId, action) a late callback that is not a success
-    /// completes: an `unknown` one.
+    /// completes: an `unknown` one. (`outcome != 'success'` lets SQLite use `commands_late_candidates`.)
     static let lateCommandForOther = """
         SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = ?
-        AND outcome = 'unknown' ORDER BY created_ms DESC LIMIT 1
+        AND outcome = 'unknown' AND outcome != 'success' ORDER BY created_ms DESC LIMIT 1
         """
 }
