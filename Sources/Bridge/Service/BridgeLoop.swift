@@ -162,11 +162,16 @@ final class BridgeLoop {
 
     /// Runs until a shutdown completes; closes every socket it owns before returning.
     func run() throws {
+        var stoppedCleanly = false
         defer {
             finishPendingTurns()
             pulse.end()
             closeAll()
             observation.live.set(.stopped)
+            // Logged once the last turns are carried out and every socket is closed: nothing follows it.
+            if stoppedCleanly {
+                logger.info("bridge stopped", metadata: ["epoch": "\(stamper.epoch)", "events": "\(stamper.seq)"])
+            }
         }
         observation.live.set(.ready)
         sampleGauges()
@@ -206,7 +211,7 @@ final class BridgeLoop {
                 running = false
             }
         }
-        logger.info("bridge stopped", metadata: ["epoch": "\(stamper.epoch)", "events": "\(stamper.seq)"])
+        stoppedCleanly = true
     }
 
     /// The most turns that wait for the journal writer before the loop stops reading and waits for it.
