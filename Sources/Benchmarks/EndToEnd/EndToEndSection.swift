@@ -169,14 +169,24 @@ struct EndToEndSection {
                         verdict: addedTail <= 1000 ? .met : .notMet))
                 if let pacedEchoWide, let pacedRawWide {
                     let wideAdded = pacedEchoWide.latency.p99 - pacedRawWide.latency.p99
-                    let ratio = wideAdded / max(1, added)
+                    // Below zero when the raw relay (which polls every lane) is the slower one over many lanes:
+                    // a ratio of two differences would then say nothing, so none is printed.
+                    let ratio = wideAdded <= 0 ? nil : wideAdded / max(1, added)
                     out.rows.append(
                         Row(
                             section: paced,
                             figure: "p99 added by the bridge alone at \(rate)/s over \(wideLanes) lanes",
-                            value: Format.micros(wideAdded),
+                            value: Format.micros(wideAdded)
+                                + (wideAdded <= 0 ? " (raw p99 \(Format.micros(pacedRawWide.latency.p99)))" : ""),
                             baseline: "\(Format.micros(added)) over \(shape.lanes) lanes", ratio: ratio,
-                            target: "<= 1.5x", verdict: ratio <= 1.5 ? .met : .notMet))
+                            target: "<= 1.5x", verdict: (ratio ?? 0) <= 1.5 ? .met : .notMet))
+                    out.rows.append(
+                        Row(
+                            section: paced,
+                            figure: "p99 of the bridge alone at \(rate)/s over \(wideLanes) lanes",
+                            value: Format.micros(pacedEchoWide.latency.p99),
+                            baseline: "\(Format.micros(pacedEcho.latency.p99)) over \(shape.lanes) lanes",
+                            ratio: pacedEchoWide.latency.p99 / pacedEcho.latency.p99))
                 }
             }
         } else {
