@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+# A model of what the journal writer writes per sale (issue 17, docs/PERFORMANCE.md 6.11): the bridge's
+# tables and statements driven from Python's sqlite3, PRE sales journaled first, then N sales in commits of PER
+# sales (insert; then callback + final update), printing CPU per sale and WAL bytes per sale. The variants
+# drop indexes the bridge had until v1.1-fewer-index-writes, or AUTOINCREMENT; the second argument is the page size.
+#   python3 scripts/journal-index-model.py base 4096; python3 scripts/journal-index-model.py nomatched-nolate 4096
+import os, random, sqlite3, sys, tempfile, time, uuid
+
+variant = sys.argv[1]
+page = int(sys.argv[2]) if len(sys.argv) > 2 else 4096
+path = os.path.join(tempfile.mkdtemp(), f"j-{variant}-{page}.db")
+for s in ("", "-wal", "-shm"):
+    try: os.remove(path + s)
+    except FileNotFoundError: pass
+db = sqlite3.connect(path, isolation_level=None)
+db.execute(f"PRAGMA page_size={page}")
+db.execute("PRAGMA journal_mode=WAL"); db.execute("PRAGMA synchronous=NORMAL"); db.execute("PRAGMA wal_autocheckpoint=0")
+auto = "AUTOINCREMENT" if "noauto" not in variant else ""
+db.executescript(f"""
+CREATE TABLE commands (id TEXT PRIMARY KEY NOT NULL, lane TEXT, action TEXT NOT NULL, fingerprint TEXT NOT NULL,
+ client_transaction_id TEXT, state TEXT NOT NULL, outcome TEXT, reply TEXT, late INTEGER NOT NULL DEFAULT 0,
+ deadline_ms INTEGER, created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL, client TEXT,
+ amount INTEGER, tip INTEGER, error_code TEXT, failure_reason TEXT, reference_number TEXT, order_code TEXT, card TEXT, batch TEXT,
+ resolved_at TEXT, resolved_by TEXT, resolved_note TEXT);
+CREATE INDEX commands_outstanding ON commands(state) WHERE state != 'final';
+CREATE INDEX commands_unknown_sales ON commands(lane, client_transaction_id) WHERE outcome = 'unknown';
+CREATE TABLE callbacks (seq INTEGER PRIMARY KEY {auto}, lane TEXT NOT NULL, received_ms INTEGER NOT NULL, fields TEXT NOT NULL, matched_id TEXT, disposition TEXT NOT NULL);
+CREATE INDEX commands_created ON commands(created_ms);
+CREATE INDEX commands_pre_auths_by_order_code ON commands(lane, order_code) WHERE action = 'pre_auth';
+""")
+if "nomatched" not in variant:
+    db.execute("CREATE INDEX callbacks_matched ON callbacks(matched_id)")
+if "nolate" not in variant:
+    db.execute("CREATE INDEX commands_late_by_client_transaction_id ON commands(lane, client_transaction_id, action) WHERE client_transaction_id IS NOT NULL")
+fp = "x" * 76; fields = "f" * 496; reply = "r" * 582
+ins = "INSERT INTO commands(id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms, updated_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+cb = "INSERT INTO callbacks(lane, received_ms, fields, matched_id, disposition) VALUES (?,?,?,?,?)"
+upd = "UPDATE commands SET state='final', outcome=?, reply=?, late=?, updated_ms=?, amount=?, tip=?, error_code=?, failure_reason=?, reference_number=?, order_code=?, card=?, batch=?, resolved_at=?, resolved_by=?, resolved_note=? WHERE id=?"
+t = 1_700_000_000_000
+def sale_batch(ids, lanes):
+    db.execute("BEGIN")
+    for i, l in zip(ids, lanes):
+        db.execute(ins, (i, l, "sale", fp, i, "sent", None, None, t, t, t))
+    db.execute("COMMIT")
+    db.execute("BEGIN")
+    for i, l in zip(ids, lanes):
+        db.execute(cb, (l, t, fields, i, "matched"))
+        db.execute(upd, ("success", reply, 0, t, 1000, 0, None, None, "123456", "1234567890", "4111********1111", None, None, None, None, i))
+    db.execute("COMMIT")
+pre = int(os.environ.get("PRE", "100000")); per = int(os.environ.get("PER", "16")); n = int(os.environ.get("N", "40000"))
+for k in range(0, pre, 1000):
+    ids = [str(uuid.uuid4()) for _ in range(1000)]
+    sale_batch(ids, [f"lane-{random.randrange(64)}" for _ in ids])
+db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+start = time.process_time()
+for k in range(0, n, per):
+    ids = [str(uuid.uuid4()) for _ in range(per)]
+    sale_batch(ids, [f"lane-{random.randrange(64)}" for _ in ids])
+cpu = time.process_time() - start
+wal = os.path.getsize(path + "-wal")
+print(f"{variant:24s} page {page:5d}: {cpu/n*1e6:6.1f} us cpu/sale, WAL {wal/n/1024:6.1f} KB/sale")
