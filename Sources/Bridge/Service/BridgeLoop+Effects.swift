@@ -92,6 +92,8 @@ extension BridgeLoop {
     /// Sends a serialized reply to its caller on the command socket, without waiting.
     private func sendReply(_ reply: [UInt8], to target: ReplyTarget) {
         guard case .router(let envelope) = target else { return }
+        // A send can take in the news of a message arrived meanwhile: the socket is asked again before the wait.
+        defer { sockets.touched(commands) }
         do {
             if try !commands.send(envelope + [reply], wait: false) {
                 logger.warning(
@@ -113,7 +115,10 @@ extension BridgeLoop {
             return
         }
         let frames = stamper.frames(topic: text, body: body, nowMs: clock.nowMs())
-        if subscribed { _ = try? events.send(frames, wait: false) }
+        if subscribed {
+            _ = try? events.send(frames, wait: false)
+            sockets.touched(events)  // as after a reply
+        }
         if tapped { _ = try? tapSocket.send(frames, wait: false) }
     }
 

@@ -179,9 +179,6 @@ final class BridgeLoop {
         while running {
             pulse.beat()
             if pending.count >= Self.maxPendingTurns { waitForWriter() }
-            // Replies and events were sent on these last turn: they are asked again before the wait.
-            sockets.touched(commands)
-            sockets.touched(events)
             try sockets.turn(timeoutMilliseconds: pollTimeout())
             running = !stopRequested
             let now = clock.nowMs()
