@@ -28,7 +28,8 @@ package final class JournalCheckpointer: Sendable {
     /// Starts checkpointing the journal at `path`.
     package init(path: String, intervalMs: Int = 1000) throws {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
+        // A RESTART holds the writers back while it waits for readers: it must notice them gone at once.
+        configuration.busyMode = .callback(Journal.retryWhileBusy)
         let database = try DatabaseQueue(path: path, configuration: configuration)
         let stopSignal = stopSignal
         thread = LoopThread.start(name: "journal-checkpoint") {
