@@ -159,7 +159,7 @@ struct JournalBackupCommand: ParsableCommand {
 struct JournalPruneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune",
-        abstract: "Remove finished commands older than DAYS (never outstanding or unknown ones).",
+        abstract: "Remove finished commands and callbacks older than DAYS (never outstanding or unknown ones).",
         discussion: """
             Removes the finished commands whose journal row last changed more than DAYS days ago, and the \
             callbacks received more than DAYS days ago, but for those of a command that stays. Refused (exit 2) \

@@ -106,13 +106,21 @@ struct JournalRetentionTests {
         let now = old + 31 * Self.dayMs
         #expect(try retention.tick(journal: journal, nowMs: now) == nil)
         #expect(try Self.contents(path).ids.count == count + 2 - JournalRetention.batchSize)
-        #expect(try retention.tick(journal: journal, nowMs: now + 1000) == nil)
-        let done = try retention.tick(journal: journal, nowMs: now + 2000)
+        // Three batches of commands (the last one short, with the first batch of callbacks in its tick), then two
+        // more of callbacks (the last one short ends the pass).
+        var done: PruneResult?
+        var ticks = 1
+        while done == nil, ticks < 10 {
+            done = try retention.tick(journal: journal, nowMs: now + Int64(ticks) * 1000)
+            ticks += 1
+        }
+        #expect(ticks == 5)
         #expect(done == PruneResult(commands: count, callbacks: count))
         let left = try Self.contents(path)
         #expect(left.ids == ["open", "unsure"] && left.callbacks == 0)
         // The next pass is a day later.
-        #expect(try retention.tick(journal: journal, nowMs: now + 3000) == nil)
+        #expect(try retention.tick(journal: journal, nowMs: now + 9000) == nil)
+        // The next day's pass: nothing to remove, in one tick.
         #expect(try retention.tick(journal: journal, nowMs: now + Self.dayMs) == PruneResult(commands: 0, callbacks: 0))
     }
 
@@ -137,6 +145,8 @@ struct JournalRetentionTests {
                 sql:
                     "INSERT INTO callbacks(lane, received_ms, fields, matched_id, disposition) VALUES ('ok', ?, '{}', ?, ?)"
             )
+            // Stamped by a clock ten years ahead: stays, and does not end the walk.
+            try insert.execute(arguments: [now + 3650 * Self.dayMs, nil, "orphan"])
             // Old callbacks: of the commands that stay (every 500th), then of one that goes, then orphans.
             for n in 0..<unmatched {
                 let kept = ["unsure", "open", "recent"]
@@ -144,7 +154,7 @@ struct JournalRetentionTests {
                 try insert.execute(arguments: [old + Int64(n), matched, matched == nil ? "orphan" : "matched"])
             }
             try insert.execute(arguments: [old, "paid", "matched"])
-            // Received after the cutoff: stays, and ends the walk.
+            // Received after the cutoff: stays.
             try insert.execute(arguments: [now - Self.dayMs, nil, "orphan"])
         }
         let keptOld = (0..<unmatched).filter { $0 % 500 == 0 }.count
@@ -155,13 +165,17 @@ struct JournalRetentionTests {
             done = try retention.tick(journal: journal.journal, nowMs: now + Int64(ticks) * 1000)
             ticks += 1
         }
-        #expect(ticks == 3, "a batch looks at \(JournalRetention.batchSize) callbacks")
+        #expect(ticks == 3, "commands and a first batch of callbacks, then batches of \(JournalRetention.batchSize)")
         #expect(done == PruneResult(commands: 1, callbacks: unmatched - keptOld + 1))
         let left = try journal.journal.database.read { db in
             try Row.fetchAll(db, sql: "SELECT matched_id, received_ms FROM callbacks ORDER BY seq")
         }
-        #expect(left.count == keptOld + 1)
-        #expect(left.dropLast().allSatisfy { ["unsure", "open", "recent"].contains($0["matched_id"] as String?) })
+        #expect(left.count == keptOld + 2)
+        #expect(left.first?["received_ms"] == now + 3650 * Self.dayMs)
+        #expect(
+            left.dropFirst().dropLast().allSatisfy {
+                ["unsure", "open", "recent"].contains($0["matched_id"] as String?)
+            })
         #expect(left.last?["received_ms"] == now - Self.dayMs)
 
         // `journal prune` removes by the same rule: now `unsure` has gone (its two callbacks with it), and an orphan.
@@ -176,6 +190,25 @@ struct JournalRetentionTests {
         try database.close()
         let pruned = try JournalPrune.prune(path: journal.journal.path, olderThanDays: 30, nowMs: now)
         #expect(pruned == PruneResult(commands: 1, callbacks: 3))
+    }
+
+    @Test("the walk through the callbacks ends after a whole batch received after the cutoff, not at the first one")
+    func walkEndsAfterAWholeNewerBatch() throws {
+        let journal = try TemporaryJournal("vivabridge-ret")
+        let cutoff: Int64 = 1_700_000_000_000
+        try journal.journal.database.write { db in
+            for received in [cutoff + 1, cutoff - 1, cutoff - 2] + Array(repeating: cutoff + 5, count: 4) + [cutoff - 3]
+            {
+                try db.execute(
+                    sql:
+                        "INSERT INTO callbacks(lane, received_ms, fields, disposition) VALUES ('ok', ?, '{}', 'orphan')",
+                    arguments: [received])
+            }
+        }
+        let first = try journal.journal.pruneCallbacks(cutoffMs: cutoff, after: 0, limit: 3)
+        #expect(first.removed == 2 && first.next == 3, "a newer one among older ones does not end the walk")
+        let second = try journal.journal.pruneCallbacks(cutoffMs: cutoff, after: 3, limit: 3)
+        #expect(second.removed == 0 && second.next == nil, "three newer in a row end it")
     }
 
     @Test("journalRetentionDays is off when absent and a whole number of days from 1 to 36500")

@@ -7,8 +7,8 @@ extension BridgeLoop {
         do {
             guard let removed = try retention.tick(journal: journal, nowMs: clock.nowMs()) else { return }
             logger.log(
-                level: removed.commands > 0 ? .info : .debug,
-                "journal retention: removed the finished commands last changed more than \(retention.days) days ago",
+                level: removed.commands + removed.callbacks > 0 ? .info : .debug,
+                "journal retention: removed the finished commands and the callbacks older than \(retention.days) days",
                 metadata: ["commands": "\(removed.commands)", "callbacks": "\(removed.callbacks)"])
         } catch {
             logger.warning(
