@@ -124,9 +124,9 @@ package enum JournalSQL {
         AND state = 'final' AND outcome != 'success' ORDER BY created_ms DESC LIMIT 1
         """
     /// A finished command (lane, clientTransactionId, action) a late callback that is not a success
-    /// completes: an `unknown` one. (`outcome != 'success'` lets SQLite use `commands_late_candidates`.)
+    /// completes: an `unknown` one (along `commands_unknown_sales`).
     static let lateCommandForOther = """
         SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = ?
-        AND outcome = 'unknown' AND outcome != 'success' ORDER BY created_ms DESC LIMIT 1
+        AND outcome = 'unknown' ORDER BY created_ms DESC LIMIT 1
         """
 }
