@@ -10,13 +10,18 @@
     /// ## The edge rule
     /// libzmq signals a socket's descriptor only when its state may have changed, and any call on the
     /// socket (a send, a receive, reading its `ZMQ_EVENTS`) may consume that signal without the socket
-    /// being drained: a message can sit in a socket whose descriptor is quiet. So a socket is asked
-    /// (`ZMQ_EVENTS`, ``Socket/canReceive()``) whenever its descriptor fires, and asked again before the
-    /// next blocking wait when it was touched since:
-    /// - every socket ``wait(timeoutMilliseconds:)`` returns is asked again by the next wait (the caller
-    ///   reads it, perhaps only in part);
+    /// being drained: a message can sit in a socket whose descriptor is quiet. So:
+    /// - a socket whose descriptor fired is returned without being asked: it may hold a message, and the
+    ///   caller's first receive answers as cheaply as asking would (a descriptor can also fire for a change
+    ///   that brought no message: the receive then finds nothing);
+    /// - every socket ``wait(timeoutMilliseconds:)`` returns is asked (`ZMQ_EVENTS`,
+    ///   ``Socket/canReceive()``) by the next wait, before it blocks, unless the caller named it to
+    ///   ``drained(_:)``: read until a receive found nothing, which took in every pending signal;
     /// - a socket the caller sent on, or read without being told it was ready, must be named to
-    ///   ``checkAgain(_:)`` before the next wait.
+    ///   ``checkAgain(_:)`` before the next wait, and is asked then.
+    ///
+    /// Each ask and each receive that finds nothing costs libzmq two system calls (`getpid`, then `poll` of
+    /// the socket's descriptor), so a socket that is read until empty costs one of them a turn, not three.
     ///
     /// ## Threading and lifetime
     /// A poller belongs to the thread that owns its sockets (see ``Socket``'s threading rule). Unregister a
@@ -84,17 +89,31 @@
             if descriptors[id] != nil { touched[id] = socket }
         }
 
+        /// Says that the caller read `socket` until a receive found nothing (`EAGAIN`): that receive took in
+        /// every signal libzmq had for it, so the next wait needn't ask it. A send or a read after this call
+        /// needs ``checkAgain(_:)`` again. Name only a socket whose last call was that empty receive.
+        public func drained(_ socket: Socket) {
+            touched[ObjectIdentifier(socket)] = nil
+        }
+
+        /// How many times a wait has asked a socket whether it can receive (`ZMQ_EVENTS`), since the poller
+        /// was made: what ``drained(_:)`` saves shows here.
+        public private(set) var asks = 0
+
         /// Waits until a watched socket has a message to receive, or `timeoutMilliseconds` pass (-1: no
         /// limit; 0: only looks).
         ///
-        /// - Returns: the sockets with a message to receive now, each once, in no particular order; empty
-        ///   after the timeout or when a signal interrupted the wait. They are asked again by the next wait.
+        /// - Returns: the sockets that may have a message to receive, each once, in no particular order:
+        ///   those asked and found readable, and those whose descriptor fired (see the edge rule); empty
+        ///   after the timeout or when a signal interrupted the wait. They are asked again by the next wait,
+        ///   unless named to ``drained(_:)``.
         /// - Throws: when `epoll` or libzmq fails (a terminated context, for one).
         public func wait(timeoutMilliseconds: Int) throws(ZMQError) -> [Socket] {
             guard !closed else { throw ZMQError(code: EBADF, operation: "epoll_wait on a closed poller") }
             var ready: [Socket] = []
             var found = Set<ObjectIdentifier>()
             for (id, socket) in touched where !socket.isClosed {
+                asks += 1
                 if try socket.canReceive() {
                     ready.append(socket)
                     found.insert(id)
@@ -117,13 +136,8 @@
                         unregister(socket)
                         continue
                     }
-                    let id = ObjectIdentifier(socket)
-                    if !found.contains(id), try socket.canReceive() {
-                        ready.append(socket)
-                        found.insert(id)
-                    }
+                    if found.insert(ObjectIdentifier(socket)).inserted { ready.append(socket) }
                 }
-                // A descriptor can fire for a change that brought no message: wait out the rest of the time.
                 if !ready.isEmpty || count == 0 || wait == 0 { break }
             }
             for socket in ready { touched[ObjectIdentifier(socket)] = socket }

@@ -29,7 +29,7 @@ struct JournalWriterTests {
             poller.add(writer.wake)
             let deadline = ContinuousClock.now + .seconds(10)
             while ContinuousClock.now < deadline {
-                let reports = writer.takeReports()
+                let reports = writer.takeReports().reports
                 if !reports.isEmpty { return reports }
                 try poller.poll(timeoutMilliseconds: 100)
             }
@@ -77,7 +77,7 @@ struct JournalWriterTests {
         // Another connection holds the write lock: the writer's first commit waits for it.
         let lock = try JournalWriteLock(journal: rig.journal.path)
         for turn in UInt64(1)...5 { rig.writer.submit(turn: turn, entries: [Self.insert("t\(turn)")]) }
-        #expect(rig.writer.takeReports().isEmpty, "nothing is reported committed while the lock is held")
+        #expect(rig.writer.takeReports().reports.isEmpty, "nothing is reported committed while the lock is held")
         try lock.release()
         let reports = try rig.reports(until: 5)
         #expect(reports.last == .committed(through: 5))

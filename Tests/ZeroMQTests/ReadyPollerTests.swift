@@ -18,7 +18,7 @@
                 let poller = try ReadyPoller()
                 try poller.register(pull)
                 #expect(poller.count == 1)
-                #expect(try poller.wait(timeoutMilliseconds: 0).isEmpty)
+                try expectNothingToReceive(poller.wait(timeoutMilliseconds: 0))
 
                 try push.send(["wake"])
                 #expect(ids(try poller.wait(timeoutMilliseconds: Int(patience))) == ids([pull]))
@@ -77,7 +77,7 @@
                 try peer.connect(try bindFresh(loopSide, .tcp))
                 let poller = try ReadyPoller()
                 try poller.register(loopSide)
-                #expect(try poller.wait(timeoutMilliseconds: 0).isEmpty)
+                try expectNothingToReceive(poller.wait(timeoutMilliseconds: 0))
 
                 try peer.send(["callback"])
                 // The loop is busy with the socket (here: asking it, as a send may do), which consumes the
@@ -148,6 +148,84 @@
             }
         }
 
+        @Test("a descriptor that fires returns its socket without asking it")
+        func firedNotAsked() throws {
+            try withContext { context in
+                let (pull, push) = try pipe(context, .inproc)
+                let poller = try ReadyPoller()
+                try poller.register(pull)
+                #expect(try poller.wait(timeoutMilliseconds: 0).isEmpty)
+                let asked = poller.asks
+
+                try push.send(["wake"])
+                #expect(ids(try poller.wait(timeoutMilliseconds: Int(patience))) == ids([pull]))
+                #expect(poller.asks == asked, "the receive that follows answers as cheaply as asking")
+                #expect(text(try pull.receive(wait: false)) == ["wake"])
+            }
+        }
+
+        @Test("a socket named drained is not asked by the next wait, and its next message is still found")
+        func drainedNotAskedAgain() throws {
+            try withContext { context in
+                let (pull, push) = try pipe(context, .inproc)
+                let (other, toOther) = try pipe(context, .inproc)
+                let poller = try ReadyPoller()
+                try poller.register(pull)
+                try poller.register(other)
+                #expect(try poller.wait(timeoutMilliseconds: 0).isEmpty)
+
+                try push.send(["one"])
+                try toOther.send(["two"])
+                var ready: [Socket] = []
+                try waitUntil {
+                    for socket in try poller.wait(timeoutMilliseconds: Int(patience))
+                    where !ready.contains(where: { $0 === socket }) {
+                        ready.append(socket)
+                    }
+                    return ready.count == 2
+                }
+                #expect(text(try pull.receive(wait: false)) == ["one"])
+                #expect(try pull.receive(wait: false) == nil)
+                poller.drained(pull)
+                #expect(text(try other.receive(wait: false)) == ["two"])
+                #expect(try other.receive(wait: false) == nil)
+
+                // Only the socket not named drained is asked before the wait blocks.
+                let asked = poller.asks
+                #expect(try poller.wait(timeoutMilliseconds: Self.quietMs).isEmpty)
+                #expect(poller.asks == asked + 1)
+
+                // Its signal was spent by the empty receive, not lost: the next message fires it again.
+                try push.send(["three"])
+                #expect(ids(try poller.wait(timeoutMilliseconds: Int(patience))) == ids([pull]))
+                #expect(text(try pull.receive(wait: false)) == ["three"])
+            }
+        }
+
+        @Test("a socket named drained and then sent on is asked again when named to check again")
+        func drainedThenSent() throws {
+            try withContext { context in
+                let loopSide = try makeSocket(context, .dealer)
+                let peer = try makeSocket(context, .dealer)
+                try peer.connect(try bindFresh(loopSide, .inproc))
+                let poller = try ReadyPoller()
+                try poller.register(loopSide)
+                try expectNothingToReceive(poller.wait(timeoutMilliseconds: 0))
+                #expect(try loopSide.receive(wait: false) == nil)
+                poller.drained(loopSide)
+
+                try peer.send(["callback"])
+                // The signal of the callback is consumed by a call on the socket, then the loop sends.
+                try waitUntil { try loopSide.canReceive() }
+                #expect(try loopSide.send(["url"], wait: false))
+                poller.checkAgain(loopSide)
+                let asked = poller.asks
+                #expect(ids(try poller.wait(timeoutMilliseconds: Self.quietMs)) == ids([loopSide]))
+                #expect(poller.asks == asked + 1)
+                #expect(text(try loopSide.receive(wait: false)) == ["callback"])
+            }
+        }
+
         @Test("a closed poller refuses to wait")
         func closedPoller() throws {
             let poller = try ReadyPoller()
@@ -162,6 +240,16 @@
             let push = try makeSocket(context, .push)
             try push.connect(try bindFresh(pull, transport))
             return (pull, push)
+        }
+
+        /// Each socket of `sockets` has nothing to receive: a wait may return a socket whose descriptor
+        /// fired for a change that brought no message (a connection being set up), never one left unread.
+        private func expectNothingToReceive(
+            _ sockets: [Socket], sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
+            for socket in sockets {
+                #expect(try socket.receive(wait: false) == nil, sourceLocation: sourceLocation)
+            }
         }
 
         /// The identities of `sockets`, to compare.

@@ -117,13 +117,20 @@ final class JournalWriter {
         queue.work.signal()
     }
 
-    /// What the writer reported since the last call, oldest first; reads the wake-up pair empty.
-    func takeReports() -> [Report] {
-        while (try? wake.receive(wait: false)) != nil {}
-        return queue.state.withLock { state in
+    /// What the writer reported since the last call, oldest first. Reads the wake-up pair until a receive
+    /// finds nothing; `wakeDrained` says it did (false when a receive failed), for
+    /// ``ReadyPoller/drained(_:)``.
+    func takeReports() -> (reports: [Report], wakeDrained: Bool) {
+        var wakeDrained = false
+        do {
+            while try wake.receive(wait: false) != nil {}
+            wakeDrained = true
+        } catch {}
+        let reports = queue.state.withLock { state in
             defer { state.reports.removeAll(keepingCapacity: true) }
             return state.reports
         }
+        return (reports, wakeDrained)
     }
 
     /// After a ``Report/failed(through:problem:)``: drops the turns queued behind the failed ones (the loop

@@ -32,7 +32,9 @@ extension BridgeLoop {
     /// Carries out the turns the journal writer committed since the last call, in order; hands a failed
     /// write, and every turn still waiting, to ``journalWriteFailed(_:effects:)``.
     func collectCommits() {
-        for report in writer.takeReports() {
+        let (reports, wakeDrained) = writer.takeReports()
+        if wakeDrained { sockets.drained(writer.wake) }
+        for report in reports {
             switch report {
             case .committed(let number):
                 correlator.journalCommitted(through: number)

@@ -282,7 +282,7 @@ final class BridgeLoop {
             return
         }
         for _ in 0..<Self.drainLimit {
-            guard let message = try? socket.receiveWithUserId(wait: false) else { return }
+            guard let message = receiveOrNoteDrained(socket, { try $0.receiveWithUserId(wait: false) }) else { return }
             handle(message.frames, message.userId)
         }
     }
@@ -290,8 +290,24 @@ final class BridgeLoop {
     /// Reads at most ``drainLimit`` messages of a socket found ready; what is left is read next turn.
     func drain(_ socket: Socket, _ handle: ([[UInt8]]) -> Void) {
         for _ in 0..<Self.drainLimit {
-            guard let frames = try? socket.receive(wait: false) else { return }
+            guard let frames = receiveOrNoteDrained(socket, { try $0.receive(wait: false) }) else { return }
             handle(frames)
+        }
+    }
+
+    /// One non-blocking receive; nil when it found nothing, which the poller is told (the socket is
+    /// drained and needn't be asked before the next wait), or when it failed.
+    private func receiveOrNoteDrained<Message>(
+        _ socket: Socket, _ receive: (Socket) throws -> Message?
+    ) -> Message? {
+        do {
+            guard let message = try receive(socket) else {
+                sockets.drained(socket)
+                return nil
+            }
+            return message
+        } catch {
+            return nil
         }
     }
 

@@ -48,6 +48,12 @@ final class LoopSockets {
         poller.checkAgain(socket)
     }
 
+    /// Says that the loop read `socket` until a receive found nothing: the next turn needn't ask it
+    /// (``ReadyPoller/drained(_:)``).
+    func drained(_ socket: Socket) {
+        poller.drained(socket)
+    }
+
     /// Waits until a socket is readable or `timeoutMilliseconds` pass, then calls the handler of each
     /// readable socket, by stage.
     func turn(timeoutMilliseconds: Int) throws {
