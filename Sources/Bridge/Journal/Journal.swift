@@ -200,10 +200,19 @@ final class Journal {
     private static func apply(_ entry: JournalEntry, in db: Database) throws {
         switch entry {
         case .insert(let row):
-            try db.cachedStatement(sql: JournalSQL.insertCommand).execute(arguments: [
-                row.id, row.lane, row.action, row.fingerprint, row.clientTransactionId, row.state.rawValue,
-                row.outcome, row.reply, row.deadlineMs, row.createdMs, row.createdMs,
-            ])
+            try db.cachedStatement(sql: JournalSQL.insertCommand).run {
+                $0.text(row.id)
+                $0.text(row.lane)
+                $0.text(row.action)
+                $0.text(row.fingerprint)
+                $0.text(row.clientTransactionId)
+                $0.text(row.state.rawValue)
+                $0.text(row.outcome)
+                $0.text(row.reply)
+                $0.integer(row.deadlineMs)
+                $0.integer(row.createdMs)
+                $0.integer(row.createdMs)
+            }
             if let client = row.client {
                 try db.cachedStatement(sql: JournalSQL.setClient).execute(arguments: [client, row.id])
             }
@@ -214,12 +223,22 @@ final class Journal {
             try db.cachedStatement(sql: "UPDATE commands SET deadline_ms = ? WHERE id = ?")
                 .execute(arguments: [deadline, id])
         case .final(let id, let outcome, let reply, let summary, let late, let at):
-            try db.cachedStatement(sql: JournalSQL.finalUpdate).execute(
-                arguments: StatementArguments([outcome, reply, late, at] + summary.columnValues + [id]))
+            try db.cachedStatement(sql: JournalSQL.finalUpdate).run {
+                $0.text(outcome)
+                $0.text(reply)
+                $0.boolean(late)
+                $0.integer(at)
+                summary.bindColumns(into: &$0)
+                $0.text(id)
+            }
         case .callback(let lane, let at, let fields, let matched, let disposition):
-            try db.cachedStatement(sql: JournalSQL.insertCallback).execute(arguments: [
-                lane, at, fields, matched, disposition,
-            ])
+            try db.cachedStatement(sql: JournalSQL.insertCallback).run {
+                $0.text(lane)
+                $0.integer(at)
+                $0.text(fields)
+                $0.text(matched)
+                $0.text(disposition)
+            }
         case .batch(let lane, let batch):
             if let batch {
                 try db.cachedStatement(

@@ -79,8 +79,12 @@ package enum JournalMigrations {
             for row in rows {
                 let object = ((row[2] as String?).flatMap { try? JSONValue.parse($0).objectValue }) ?? JSONObject()
                 let summary = ReplySummary(reply: object, fingerprint: row[1])
-                try update.execute(
-                    arguments: StatementArguments(summary.columnValues + [object["client"]?.stringValue, row[0]]))
+                let rowid: Int64 = row[0]
+                try update.run {
+                    summary.bindColumns(into: &$0)
+                    $0.text(object["client"]?.stringValue)
+                    $0.integer(rowid)
+                }
             }
         }
     }

@@ -53,7 +53,7 @@ package enum JournalSQL {
         UPDATE commands SET state = 'final', outcome = ?, reply = ?, late = ?, updated_ms = ?,
         \(replyColumnNames.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?
         """
-    /// The reply columns of migration `v1.1-reply-columns`, in the order of `ReplySummary.columnValues`.
+    /// The reply columns of migration `v1.1-reply-columns`, in the order of `ReplySummary.bindColumns(into:)`.
     package static let replyColumnNames = [
         "amount", "tip", "error_code", "failure_reason", "reference_number", "order_code", "card", "batch",
         "resolved_at", "resolved_by", "resolved_note",

@@ -81,11 +81,18 @@ struct ReplySummary: Sendable, Equatable {
         self.init(reply: reply, fingerprint: fingerprint)
     }
 
-    /// The values in the order of ``JournalSQL/replyColumnNames``.
-    var columnValues: [(any DatabaseValueConvertible)?] {
-        [
-            amount, tip, errorCode, failureReason, referenceNumber, orderCode, card, batch, resolvedAt, resolvedBy,
-            resolvedNote,
-        ]
+    /// Binds the values in the order of ``JournalSQL/replyColumnNames``.
+    func bindColumns(into binder: inout StatementBinder) {
+        binder.integer(amount)
+        binder.integer(tip)
+        binder.text(errorCode)
+        binder.text(failureReason)
+        binder.text(referenceNumber)
+        binder.text(orderCode)
+        binder.text(card)
+        binder.text(batch)
+        binder.text(resolvedAt)
+        binder.text(resolvedBy)
+        binder.text(resolvedNote)
     }
 }
