@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import GRDBSQLite
+import Synchronization
 import ZeroMQ
 
 /// Moves SQLite's WAL checkpoints off the bridge's loop thread.
@@ -12,7 +14,9 @@ import ZeroMQ
 /// A PASSIVE checkpoint cannot rewind the WAL while the writer keeps appending, so under steady load
 /// the file would grow without end. Once it holds more than `restartFrames` frames, a RESTART
 /// checkpoint makes the writer wait for the few frames left (the PASSIVE ones copied the rest) so that
-/// the next commit starts the WAL again from its beginning: one short pause per 64 MB of journal. While the
+/// the next commit starts the WAL again from its beginning: one short pause per 64 MB of journal (about 3 ms
+/// on this VM's ext4, since the database file is synced and the last frames copied before it,
+/// ``syncDatabaseFile(_:)``). While the
 /// WAL holds more than ``busyFrames``, it checkpoints every ``busyIntervalMs`` rather than every interval.
 package final class JournalCheckpointer: Sendable {
     /// The WAL size, in frames (pages), past which a checkpoint rewinds it (64 MB at 4 KB pages).
@@ -23,21 +27,39 @@ package final class JournalCheckpointer: Sendable {
     package static let busyIntervalMs = 100
 
     private let stopSignal = DispatchSemaphore(value: 0)
+    private let restartCount = RestartCount()
+    /// How many RESTART checkpoints have rewound the WAL since the checkpointer started.
+    package var restarts: Int { restartCount.value.load(ordering: .relaxed) }
+
+    private final class RestartCount: Sendable {
+        let value = Atomic<Int>(0)
+    }
     private let thread: LoopThread
 
-    /// Starts checkpointing the journal at `path`.
-    package init(path: String, intervalMs: Int = 1000) throws {
+    /// Starts checkpointing the journal at `path`; `restartFrames` (tests) is the WAL size that makes a
+    /// checkpoint rewind it.
+    package init(path: String, intervalMs: Int = 1000, restartFrames: Int = JournalCheckpointer.restartFrames)
+        throws
+    {
         var configuration = Configuration()
         // A RESTART holds the writers back while it waits for readers: it must notice them gone at once.
         configuration.busyMode = .callback(Journal.retryWhileBusy)
         let database = try DatabaseQueue(path: path, configuration: configuration)
         let stopSignal = stopSignal
+        let restartCount = restartCount
         thread = LoopThread.start(name: "journal-checkpoint") {
             var waitMs = intervalMs
             while stopSignal.wait(timeout: .now() + .milliseconds(waitMs)) == .timedOut {
                 let frames = try? database.writeWithoutTransaction { db -> Int in
                     let frames = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")?[1] as Int? ?? 0
-                    if frames > Self.restartFrames { try db.execute(sql: "PRAGMA wal_checkpoint(RESTART)") }
+                    if frames > restartFrames {
+                        // What the RESTART does while the writer waits is kept to the last few frames: the
+                        // database file synced, then the frames appended meanwhile copied, without a lock.
+                        Self.syncDatabaseFile(db)
+                        try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                        try db.execute(sql: "PRAGMA wal_checkpoint(RESTART)")
+                        restartCount.value.add(1, ordering: .relaxed)
+                    }
                     return frames
                 }
                 // Under load the WAL grows by up to 100 MB a second (the journal writer commits on its own
@@ -49,6 +71,24 @@ package final class JournalCheckpointer: Sendable {
             // file's lock, and the next user of the journal may be opening it right then.
             try? database.close()
         }
+    }
+
+    /// Flushes the database file to disk through SQLite's own handle of it (no second descriptor, whose
+    /// close would drop the process's locks on the file), while no lock is held.
+    ///
+    /// A PASSIVE checkpoint that does not reach the end of the WAL (the writer keeps appending) copies
+    /// frames into the database file without syncing it: the RESTART that ends the run syncs everything
+    /// copied since the last one, holding the writers back meanwhile. Measured on this VM's ext4: a 10 ms
+    /// `fdatasync` every second under load, every lane stalled (docs/PERFORMANCE.md 6.12). Synced here
+    /// first, the RESTART has only its last few frames to sync.
+    /// Returns whether the file was synced.
+    @discardableResult
+    static func syncDatabaseFile(_ db: Database) -> Bool {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+            let file, let sync = file.pointee.pMethods?.pointee.xSync
+        else { return false }
+        return sync(file, SQLITE_SYNC_NORMAL | SQLITE_SYNC_DATAONLY) == SQLITE_OK
     }
 
     /// Stops after a last, complete checkpoint; returns when the thread has ended.
