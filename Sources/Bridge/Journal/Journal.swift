@@ -77,8 +77,8 @@ final class Journal {
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = \(sync == .full ? "FULL" : "NORMAL")")
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            // When a checkpoint rewinds the WAL, the file is cut back to this size rather than kept.
-            try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")
+            // When a checkpoint rewinds the WAL, a file past this size is cut back to it rather than kept.
+            try db.execute(sql: "PRAGMA journal_size_limit = \(JournalCheckpointer.walSizeLimitBytes)")
         }
         return try DatabaseQueue(path: path, configuration: configuration)
     }
