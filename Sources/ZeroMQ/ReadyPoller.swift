@@ -113,8 +113,7 @@
             var ready: [Socket] = []
             var found = Set<ObjectIdentifier>()
             for (id, socket) in touched where !socket.isClosed {
-                asks += 1
-                if try socket.canReceive() {
+                if try ask(socket) {
                     ready.append(socket)
                     found.insert(id)
                 }
@@ -142,6 +141,12 @@
             }
             for socket in ready { touched[ObjectIdentifier(socket)] = socket }
             return ready
+        }
+
+        /// Asks `socket` whether it can receive (`ZMQ_EVENTS`), counted in ``asks``: every ask goes here.
+        private func ask(_ socket: Socket) throws(ZMQError) -> Bool {
+            asks += 1
+            return try socket.canReceive()
         }
 
         /// Closes the `epoll` instance; the sockets stay open. Closing twice is harmless.

@@ -209,7 +209,8 @@ extension Socket {
     /// outside event loop (`epoll`, `poll`). It is not the socket's own connection: it becomes readable
     /// when something happened, never says what, and any call on the socket (a send, a receive, reading
     /// ``canReceive()``) may consume the signal. After it fires, and after any call on the socket, ask
-    /// ``canReceive()`` before waiting on it again. ``ReadyPoller`` follows these rules.
+    /// ``canReceive()`` before waiting on it again, or receive until a receive finds nothing (which takes
+    /// in every pending signal). ``ReadyPoller`` follows these rules.
     public func signalDescriptor() throws(ZMQError) -> Int32 {
         try getInt32(ZMQ_FD, "ZMQ_FD")
     }

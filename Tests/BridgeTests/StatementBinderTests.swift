@@ -55,6 +55,23 @@ struct StatementBinderTests {
         #expect((rows[2]["number"] as DatabaseValue).isNull)
     }
 
+    @Test("text with a NUL character is stored as GRDB stores it, so that GRDB's look-ups find it")
+    func nulAsGRDB() throws {
+        let queue = try Self.database()
+        let key = "order\u{0}code"
+        try queue.write { db in
+            try db.cachedStatement(sql: "INSERT INTO t(id, name) VALUES (?, ?)").run {
+                $0.text("bound")
+                $0.text(key)
+            }
+            try db.execute(sql: "INSERT INTO t(id, name) VALUES (?, ?)", arguments: ["grdb", key])
+        }
+        let found = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM t WHERE name = ? ORDER BY id", arguments: [key])
+        }
+        #expect(found == ["bound", "grdb"])
+    }
+
     @Test("too few or too many values are refused before the statement runs")
     func wrongCount() throws {
         let queue = try Self.database()

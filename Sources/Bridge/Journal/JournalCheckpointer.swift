@@ -34,7 +34,8 @@ package final class JournalCheckpointer: Sendable {
 
     private let stopSignal = DispatchSemaphore(value: 0)
     private let restartCount = RestartCount()
-    /// How many RESTART checkpoints have rewound the WAL since the checkpointer started.
+    /// How many RESTART checkpoints have rewound the WAL since the checkpointer started (not counting
+    /// those a reader held back).
     package var restarts: Int { restartCount.value.load(ordering: .relaxed) }
 
     private final class RestartCount: Sendable {
@@ -63,8 +64,9 @@ package final class JournalCheckpointer: Sendable {
                         // database file synced, then the frames appended meanwhile copied, without a lock.
                         Self.syncDatabaseFile(db)
                         try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
-                        try db.execute(sql: "PRAGMA wal_checkpoint(RESTART)")
-                        restartCount.value.add(1, ordering: .relaxed)
+                        // (busy, log, checkpointed): busy 1 when a reader kept it from rewinding the WAL.
+                        let restart = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(RESTART)")
+                        if restart?[0] as Int? == 0 { restartCount.value.add(1, ordering: .relaxed) }
                     }
                     return frames
                 }
