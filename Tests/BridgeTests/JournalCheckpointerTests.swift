@@ -22,6 +22,16 @@ struct JournalCheckpointerTests {
         #expect(synced)
     }
 
+    @Test("the bridge's connections keep a rewound WAL file up to twice what a RESTART rewinds")
+    func walSizeLimit() throws {
+        let path = Self.temporaryPath()
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let database = try Journal.open(path: path, sync: .normal)
+        let limit = try database.read { db in try Int.fetchOne(db, sql: "PRAGMA journal_size_limit") }
+        #expect(limit == 2 * JournalCheckpointer.restartFrames * 4096)
+        #expect(limit == 128 << 20)
+    }
+
     @Test(
         "a writer committing all along sees the WAL rewound by RESTARTs, and every row it committed is in the journal")
     func rewindsUnderABusyWriter() throws {

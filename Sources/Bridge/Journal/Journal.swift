@@ -214,7 +214,10 @@ final class Journal {
                 $0.integer(row.createdMs)
             }
             if let client = row.client {
-                try db.cachedStatement(sql: JournalSQL.setClient).execute(arguments: [client, row.id])
+                try db.cachedStatement(sql: JournalSQL.setClient).run {
+                    $0.text(client)
+                    $0.text(row.id)
+                }
             }
         case .state(let id, let state, let at):
             try db.cachedStatement(sql: "UPDATE commands SET state = ?, updated_ms = ? WHERE id = ?")
