@@ -19,6 +19,7 @@ struct EndToEndSection {
         case simFull = "sim-full"
         case simCurve = "sim-curve"
         case echo, raw
+        case rawOwnContext = "raw-own-context"
         case pacedSim = "paced-sim"
         case pacedEcho = "paced-echo"
         case pacedRaw = "paced-raw"
@@ -81,6 +82,7 @@ struct EndToEndSection {
         let curve = measure(.simCurve, .bridgeWithSimulatorCurve(.normal), paced: false, replyBytes: 0)
         let echo = measure(.echo, .bridgeWithEcho(.normal), paced: false, replyBytes: 0)
         let raw = measure(.raw, .raw, paced: false, replyBytes: replyBytes)
+        let rawOwnContext = measure(.rawOwnContext, .rawOwnContext, paced: false, replyBytes: replyBytes)
         let pacedBridge = measure(.pacedSim, .bridgeWithSimulator(.normal), paced: true, replyBytes: 0)
         let pacedEcho = measure(.pacedEcho, .bridgeWithEcho(.normal), paced: true, replyBytes: 0)
         let pacedRaw = measure(.pacedRaw, .raw, paced: true, replyBytes: replyBytes)
@@ -130,6 +132,19 @@ struct EndToEndSection {
             }
         } else {
             out.failures.append("e2e: no raw relay figures, so no ratios")
+        }
+        if let echo, let rawOwnContext {
+            // The bridge's own threads against the raw relay's own, each with its libzmq I/O thread (the relay on a
+            // context of its own for this): the clients and echo relays are the same in both runs, counted in neither.
+            let bridgeCPU = echo.cpuPerSale(of: ThreadCPU.bridgeGroups)
+            let rawCPU = rawOwnContext.cpuPerSale(of: ThreadCPU.rawRelayGroups)
+            let ratio = bridgeCPU / max(0.001, rawCPU)
+            out.rows.append(
+                Row(
+                    section: section,
+                    figure: "CPU a sale, the bridge's threads (loop, journal, its libzmq I/O), echo relays",
+                    value: Format.micros(bridgeCPU), baseline: "\(Format.micros(rawCPU)) raw relay's own",
+                    ratio: ratio, target: "<= 2.00x raw", verdict: ratio <= 2 ? .met : .notMet))
         }
 
         if let normal, let curve {

@@ -6,26 +6,49 @@ import ZeroMQ
 /// lane is read by a byte scan; a same-sized `open` goes to the lane's relay over a DEALER; its callback is
 /// answered with a reply of the bridge's reply size to the envelope that came in. No decoding, no journal,
 /// no events, no correlation beyond "one command in flight per lane".
+///
+/// On a libzmq context of its own (`context` nil), as the bridge has, its I/O thread is named `raw-zmq-io`, so
+/// that the CPU a sale of the relay's own threads compares with the bridge's.
 final class RawRelay: Sendable {
     let commandEndpoint: String
     private let stop = StopFlag()
     private let worker: Worker<Void>
+    /// The context the relay made for itself, ended with it.
+    private let ownContext: Context?
 
-    init(context: Context, relayEndpoints: [String], wire: Wire, replyBytes: Int) throws {
+    init(context shared: Context?, relayEndpoints: [String], wire: Wire, replyBytes: Int) throws {
+        let threads = ThreadCPU.threadIds()
+        let ownContext =
+            shared == nil ? try Context(ioThreads: 1, maxSockets: Int32(max(1024, relayEndpoints.count * 2 + 64))) : nil
+        guard let context = shared ?? ownContext else { throw BenchError("the raw relay has no context") }
         let bound = Handover<Result<String, BenchError>>()
         let stop = stop
-        worker = Worker(name: "bench-raw") {
+        let worker = Worker(name: "bench-raw") {
             Self.run(
                 context: context, relayEndpoints: relayEndpoints, wire: wire, replyBytes: replyBytes, bound: bound,
                 stop: stop)
         }
-        guard let result = bound.take(timeoutSeconds: 30) else { throw BenchError("the raw relay did not bind") }
-        commandEndpoint = try result.get()
+        let result = bound.take(timeoutSeconds: 30) ?? .failure(BenchError("the raw relay did not bind"))
+        let endpoint: String
+        do {
+            endpoint = try result.get()
+        } catch {
+            stop.raise()
+            worker.join()
+            ownContext?.terminate()
+            throw error
+        }
+        if ownContext != nil { ThreadCPU.label(libzmqThreadsSince: threads, as: ThreadCPU.rawRelayIOThread) }
+        self.ownContext = ownContext
+        self.worker = worker
+        commandEndpoint = endpoint
     }
 
+    /// Stops the relay's thread, then ends its own context, if it made one.
     func stopAndJoin() {
         stop.raise()
         worker.join()
+        ownContext?.terminate()
     }
 
     private static func run(

@@ -15,8 +15,13 @@ enum Topology: Sendable, CustomStringConvertible {
     case bridgeWithSimulatorAndHTTP
     /// The bridge, with echo relays behind it: the bridge's own cost without the simulator's.
     case bridgeWithEcho(JournalSync)
-    /// The raw relay with echo relays: the same frames with no bridge logic (the limit).
+    /// The raw relay with echo relays: the same frames with no bridge logic (the limit). The relay shares the
+    /// benchmark's libzmq context (one I/O thread for both ends of every connection), as it always has: the
+    /// baseline of the throughput and latency ratios.
     case raw
+    /// The same with the raw relay on a libzmq context of its own, as the bridge has (and as a forwarder in a
+    /// process of its own would): its I/O thread's CPU is its own, so its CPU a sale compares with the bridge's.
+    case rawOwnContext
 
     var description: String {
         switch self {
@@ -26,6 +31,7 @@ enum Topology: Sendable, CustomStringConvertible {
             "bridge + simulator + HTTP (a scrape a second, \(HTTPWatchers.viewers) /events viewers), journal normal"
         case .bridgeWithEcho(let sync): "bridge + echo relays, journal \(sync.rawValue)"
         case .raw: "raw relay + echo relays"
+        case .rawOwnContext: "raw relay on its own libzmq context + echo relays"
         }
     }
 }
@@ -61,6 +67,11 @@ struct RunMeasurement: Sendable {
     var completed: Int
     /// What else the run saw, for the notes.
     var note: String?
+
+    /// CPU a completed sale of the thread groups named (``ThreadCPU/bridgeGroups``, ...), in µs.
+    func cpuPerSale(of groups: [String]) -> Double {
+        groups.map { cpu[$0] ?? 0 }.reduce(0, +) / Double(max(1, completed)) * 1e6
+    }
 
     /// Where the CPU went during the measured window, per sale.
     func cpuNote(label: String) -> String {
@@ -132,10 +143,12 @@ enum TopologyRun {
             guard echo.readiness.waitForAll(timeoutSeconds: 30) else {
                 throw BenchError("not every echo relay heard the bridge's hello")
             }
-        case .raw:
+        case .raw, .rawOwnContext:
             let echo = try EchoRelay(context: context, lanes: shape.lanes, wire: wire)
             teardown.append { echo.stopAndJoin() }
-            let raw = try RawRelay(context: context, relayEndpoints: echo.endpoints, wire: wire, replyBytes: replyBytes)
+            let ownContext: Bool = if case .rawOwnContext = topology { true } else { false }
+            let raw = try RawRelay(
+                context: ownContext ? nil : context, relayEndpoints: echo.endpoints, wire: wire, replyBytes: replyBytes)
             teardown.append { raw.stopAndJoin() }
             endpoint = raw.commandEndpoint
             guard echo.readiness.waitForAll(timeoutSeconds: 30) else {
@@ -173,10 +186,11 @@ enum TopologyRun {
         configuration.security = curve?.security
         var logger = Logger(label: "vivabridge.bench") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .error
-        let bridge = try Bridge(configuration: configuration, logger: logger)
         let threads = ThreadCPU.threadIds()
+        let bridge = try Bridge(configuration: configuration, logger: logger)
         let bound = try bridge.start()
         ThreadCPU.label(threadsSince: threads, as: "bridge-loop")
+        ThreadCPU.label(libzmqThreadsSince: threads, as: ThreadCPU.bridgeIOThread)
         teardown.append {
             bridge.halt()
             try? FileManager.default.removeItem(atPath: runFolder)

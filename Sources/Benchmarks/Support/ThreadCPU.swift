@@ -61,12 +61,35 @@ enum ThreadCPU {
         }
     }
 
+    /// What the bridge's libzmq I/O thread is renamed to, so that its CPU counts as the bridge's.
+    static let bridgeIOThread = "bridge-zmq-io"
+    /// What the raw relay's libzmq I/O thread is renamed to, so that its CPU counts as the relay's.
+    static let rawRelayIOThread = "raw-zmq-io"
+
+    /// Names libzmq's I/O threads (`ZMQbg/IO/n`) started since `before`: those of a context made since then.
+    static func label(libzmqThreadsSince before: Set<String>, as name: String) {
+        for task in threadIds().subtracting(before) {
+            let path = "/proc/self/task/\(task)/comm"
+            guard let current = try? String(contentsOfFile: path, encoding: .utf8), current.hasPrefix("ZMQbg/IO")
+            else { continue }
+            try? String(name.prefix(15)).write(toFile: path, atomically: false, encoding: .utf8)
+        }
+    }
+
+    /// The thread groups whose CPU is the bridge's own: its loop, its journal threads, its libzmq I/O thread.
+    static let bridgeGroups = ["bridge loop", "journal writer", "journal checkpointer", "bridge libzmq I/O"]
+    /// The thread groups whose CPU is the raw relay's own: its thread and its libzmq I/O thread.
+    static let rawRelayGroups = ["raw relay", "raw relay libzmq I/O"]
+
     /// Names the calling thread (at most 15 bytes reach the kernel).
     static func nameCurrentThread(_ name: String) {
         try? String(name.prefix(15)).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
     }
 
     private static func group(_ name: String) -> String {
+        if name == bridgeIOThread { return "bridge libzmq I/O" }
+        if name == rawRelayIOThread { return "raw relay libzmq I/O" }
+        // The benchmark's own context: the load clients', the simulator's and the echo relays' sockets.
         if name.hasPrefix("ZMQbg") { return "libzmq I/O" }
         if name.hasPrefix("bench-client") { return "load clients" }
         // Threads the bridge and the simulator name themselves (LoopThread), first.
