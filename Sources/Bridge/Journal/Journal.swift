@@ -219,12 +219,6 @@ final class Journal {
                     $0.text(row.id)
                 }
             }
-        case .state(let id, let state, let at):
-            try db.cachedStatement(sql: "UPDATE commands SET state = ?, updated_ms = ? WHERE id = ?")
-                .execute(arguments: [state.rawValue, at, id])
-        case .deadline(let id, let deadline):
-            try db.cachedStatement(sql: "UPDATE commands SET deadline_ms = ? WHERE id = ?")
-                .execute(arguments: [deadline, id])
         case .final(let id, let outcome, let reply, let summary, let late, let at):
             try db.cachedStatement(sql: JournalSQL.finalUpdate).run {
                 $0.text(outcome)

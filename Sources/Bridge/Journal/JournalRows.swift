@@ -45,8 +45,6 @@ public struct OpenBatch: Sendable, Equatable {
 /// One write the journal makes at its next commit.
 enum JournalEntry: Sendable {
     case insert(StoredCommand)
-    case state(id: String, RecordState, atMs: Int64)
-    case deadline(id: String, deadlineMs: Int64)
     /// A command's outcome and reply, with what its reply columns hold.
     case final(id: String, outcome: String, reply: String, summary: ReplySummary, late: Bool, atMs: Int64)
     case callback(lane: String, atMs: Int64, fields: String, matchedId: String?, disposition: String)

@@ -80,7 +80,7 @@ extension BridgeLoop {
     private static func entry(_ entry: JournalEntry, belongsTo ids: Set<String>) -> Bool {
         switch entry {
         case .insert(let row): ids.contains(row.id)
-        case .state(let id, _, _), .deadline(let id, _), .final(let id, _, _, _, _, _): ids.contains(id)
+        case .final(let id, _, _, _, _, _): ids.contains(id)
         case .callback(_, _, _, let matched, _): matched.map(ids.contains) ?? false
         case .batch: false
         }
