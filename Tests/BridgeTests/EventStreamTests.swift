@@ -50,6 +50,7 @@ struct EventStreamTests {
         #expect(last.string("outcome") == "success")
         #expect(last.int("amount") == 700)
         #expect(last.string("action") == "sale")
+        #expect(last.string("at")?.hasSuffix("+00:00") == true, "when it became final, ISO 8601 in UTC")
         await listener.stop()
     }
 

@@ -88,13 +88,9 @@ extension Correlator {
                 topic: .command(lane: record.lane, action: record.action.rawValue, event), body: .serialized(bytes)))
         if let lane = lanes[record.lane] {
             if !record.isRecoveryLookup {
-                var last = JSONObject()
-                last["id"] = .string(record.id)
-                last["action"] = .string(record.action.rawValue)
-                last["outcome"] = .string(final.outcome.rawValue)
-                if let amount = final.result?["amount"] { last["amount"] = amount }
-                last["at"] = .string(Timestamp.iso8601(ms: now))
-                lane.lastResult = last
+                lane.lastResult = LastResult(
+                    id: record.id, action: record.action.rawValue, outcome: final.outcome.rawValue,
+                    amount: final.result?["amount"], atMs: now)
             }
             if lane.current === record { lane.current = nil }
             lane.aborts.removeAll { $0 === record }
@@ -151,12 +147,12 @@ extension Correlator {
 
     /// Publishes a progress event (`accepted`, `forwarded`, `delivered`) of `record`.
     func publishProgress(_ record: CommandRecord, _ event: Topic.CommandEvent) {
-        var body = JSONObject()
-        body["id"] = .string(record.id)
-        body["lane"] = .string(record.lane)
-        body["action"] = .string(record.action.rawValue)
-        if let client = record.client { body["client"] = .string(client) }
-        emitEvent(.command(lane: record.lane, action: record.action.rawValue, event), body)
+        emit(
+            .publish(
+                topic: .command(lane: record.lane, action: record.action.rawValue, event),
+                body: .progress(
+                    ProgressBody(
+                        id: record.id, lane: record.lane, action: record.action.rawValue, client: record.client))))
     }
 
     /// Publishes a lane event (`<lane>.lane.connected`, …) with extra fields.

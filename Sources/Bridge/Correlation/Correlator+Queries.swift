@@ -124,7 +124,7 @@ extension Correlator {
         } else {
             entry["openBatch"] = .null
         }
-        entry["lastResult"] = lane.lastResult.map(JSONValue.object) ?? .null
+        entry["lastResult"] = lane.lastResult.map { .object($0.object) } ?? .null
         entry["lastCallbackAt"] = lane.lastCallbackMs.map { .string(Timestamp.iso8601(ms: $0)) } ?? .null
         entry["faults"] = .object(JSONObject(lane.faults.json.map { ($0, .number(JSONNumber($1))) }))
         return entry

@@ -22,11 +22,48 @@ enum Effect {
     case closeLink(lane: String)
 }
 
-/// An event's body before the loop stamps it: built by the correlator, or already serialized (a
-/// `result` event reuses its reply's bytes).
+/// An event's body before the loop stamps it: built by the correlator, already serialized (a `result`
+/// event reuses its reply's bytes), or a progress event's fields, made into JSON only when somebody
+/// subscribed (three a sale, most often with nobody listening).
 enum EventBody {
     case object(JSONObject)
     case serialized([UInt8])
+    case progress(ProgressBody)
+
+    /// The `id` the body is about, if it names one.
+    var id: String? {
+        switch self {
+        case .object(let object): object["id"]?.stringValue
+        case .serialized(let bytes): (try? JSONValue.parse(bytes))?.objectValue?["id"]?.stringValue
+        case .progress(let progress): progress.id
+        }
+    }
+
+    /// The body serialized: `{"id", "lane", "action", "client"?}` for a progress event.
+    func serialized() -> [UInt8] {
+        switch self {
+        case .object(let object): JSONValue.object(object).serialized()
+        case .serialized(let bytes): bytes
+        case .progress(let progress): JSONValue.object(progress.object).serialized()
+        }
+    }
+}
+
+/// A progress event's fields (`accepted`, `forwarded`, `delivered`).
+struct ProgressBody {
+    let id: String
+    let lane: String
+    let action: String
+    let client: String?
+
+    var object: JSONObject {
+        var body = JSONObject()
+        body["id"] = .string(id)
+        body["lane"] = .string(lane)
+        body["action"] = .string(action)
+        if let client { body["client"] = .string(client) }
+        return body
+    }
 }
 
 extension Correlator {

@@ -19,8 +19,8 @@ final class LaneState {
     var pendingLookups: [(saleId: String, clientTransactionId: String)] = []
     var openBatch: OpenBatch?
     var lastCallbackMs: Int64?
-    /// The last command of this lane that became final, as the `lanes` answer's `lastResult` shows it.
-    var lastResult: JSONObject?
+    /// The last command of this lane that became final, for the `lanes` answer's `lastResult`.
+    var lastResult: LastResult?
     /// What the relay sent that the bridge refused to act on.
     var faults = LaneFaults()
     /// The lane's recent successful pre-authorisations (v1.1), newest last, at most
@@ -47,4 +47,26 @@ enum LaneChange: Equatable {
     case remove
     /// The lane's settings changed: its link is made anew with these once the lane is idle.
     case replace(LaneConfiguration)
+}
+
+/// A lane's last command to become final: kept as fields, turned into the `lanes` answer's `lastResult`
+/// object only when a snapshot asks (a sale only stores it).
+struct LastResult {
+    let id: String
+    let action: String
+    let outcome: String
+    /// The callback's `amount`, when its result had one.
+    let amount: JSONValue?
+    let atMs: Int64
+
+    /// `{"id", "action", "outcome", "amount"?, "at"}`, as the `lanes` answer shows it.
+    var object: JSONObject {
+        var last = JSONObject()
+        last["id"] = .string(id)
+        last["action"] = .string(action)
+        last["outcome"] = .string(outcome)
+        if let amount { last["amount"] = amount }
+        last["at"] = .string(Timestamp.iso8601(ms: atMs))
+        return last
+    }
 }

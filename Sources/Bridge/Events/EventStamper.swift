@@ -10,11 +10,7 @@ struct EventStamper {
     /// The two frames of the next event: its topic and its JSON body, the stamp written first.
     mutating func frames(topic: String, body: EventBody, nowMs: Int64) -> [[UInt8]] {
         seq += 1
-        let serialized: [UInt8]
-        switch body {
-        case .object(let object): serialized = JSONValue.object(object).serialized()
-        case .serialized(let bytes): serialized = bytes
-        }
+        let serialized = body.serialized()
         var out = [UInt8]()
         out.reserveCapacity(serialized.count + 64)
         out.append(contentsOf: #"{"seq":"#.utf8)

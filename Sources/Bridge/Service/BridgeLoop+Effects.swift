@@ -108,10 +108,15 @@ extension BridgeLoop {
 
     /// Publishes one event now, stamped; counted but not built when nobody subscribed to its topic.
     func publish(_ topic: Topic, _ body: EventBody) {
-        let text = topic.description
         metrics.shared.eventsPublished.increment()
-        let subscribed = wanted(text)
         let tapped = observation.tap.hasViewers
+        // Nobody subscribed to anything (the usual case under load): not even the topic is written out.
+        guard hasSubscribers || tapped else {
+            stamper.skip()
+            return
+        }
+        let text = topic.description
+        let subscribed = wanted(text)
         guard subscribed || tapped else {
             stamper.skip()
             return

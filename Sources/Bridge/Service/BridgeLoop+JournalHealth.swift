@@ -95,13 +95,7 @@ extension BridgeLoop {
         case .send(_, _, let recordId): return recordId.map(ids.contains) ?? false
         case .reply(_, let bytes): return ids.contains(replyId(bytes))
         case .snapshotReply, .openLink, .closeLink: return false
-        case .publish(_, let body):
-            let id: String?
-            switch body {
-            case .object(let object): id = object["id"]?.stringValue
-            case .serialized(let bytes): id = (try? JSONValue.parse(bytes))?.objectValue?["id"]?.stringValue
-            }
-            return id.map(ids.contains) ?? false
+        case .publish(_, let body): return body.id.map(ids.contains) ?? false
         }
     }
 }

@@ -346,6 +346,10 @@ final class BridgeLoop {
         }
     }
 
+    /// Whether any subscriber is on the events socket (XPUB told the loop), whatever its prefix.
+    var hasSubscribers: Bool { !subscriptions.isEmpty }
+
+    /// Whether a subscriber's prefix takes `topic`.
     func wanted(_ topic: String) -> Bool {
         if subscriptions.contains([]) { return true }
         let bytes = Array(topic.utf8)
