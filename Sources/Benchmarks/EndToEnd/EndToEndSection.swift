@@ -23,6 +23,7 @@ struct EndToEndSection {
         case pacedSim = "paced-sim"
         case pacedEcho = "paced-echo"
         case pacedRaw = "paced-raw"
+        case pacedRawOwnContext = "paced-raw-own-context"
         case pacedEchoWide = "paced-echo-wide"
         case pacedRawWide = "paced-raw-wide"
         case simHTTP = "sim-http"
@@ -86,6 +87,8 @@ struct EndToEndSection {
         let pacedBridge = measure(.pacedSim, .bridgeWithSimulator(.normal), paced: true, replyBytes: 0)
         let pacedEcho = measure(.pacedEcho, .bridgeWithEcho(.normal), paced: true, replyBytes: 0)
         let pacedRaw = measure(.pacedRaw, .raw, paced: true, replyBytes: replyBytes)
+        let pacedRawOwnContext = measure(
+            .pacedRawOwnContext, .rawOwnContext, paced: true, replyBytes: replyBytes)
         let pacedEchoWide = measure(
             .pacedEchoWide, .bridgeWithEcho(.normal), paced: true, replyBytes: 0, lanes: wideLanes)
         let pacedRawWide = measure(.pacedRawWide, .raw, paced: true, replyBytes: replyBytes, lanes: wideLanes)
@@ -182,6 +185,18 @@ struct EndToEndSection {
                         baseline: "raw p99.9 \(Format.micros(pacedRaw.latency.p999))",
                         ratio: pacedEcho.latency.p999 / pacedRaw.latency.p999, target: "<= 1,000 µs",
                         verdict: addedTail <= 1000 ? .met : .notMet))
+                if let pacedRawOwnContext {
+                    // Beside the target's baseline: a forwarder with an I/O thread of its own, as the bridge has
+                    // (and as one in a process of its own would), hands each message over once more.
+                    let addedOverOwn = pacedEcho.latency.p99 - pacedRawOwnContext.latency.p99
+                    out.rows.append(
+                        Row(
+                            section: paced,
+                            figure: "p99 added by the bridge alone at \(rate)/s over a raw relay on its own context",
+                            value: Format.micros(addedOverOwn),
+                            baseline: "raw p99 \(Format.micros(pacedRawOwnContext.latency.p99))",
+                            ratio: pacedEcho.latency.p99 / pacedRawOwnContext.latency.p99))
+                }
                 if let pacedEchoWide, let pacedRawWide {
                     let wideAdded = pacedEchoWide.latency.p99 - pacedRawWide.latency.p99
                     // Below zero when the raw relay (which polls every lane) is the slower one over many lanes:
