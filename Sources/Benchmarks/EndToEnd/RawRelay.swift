@@ -18,9 +18,14 @@ final class RawRelay: Sendable {
 
     init(context shared: Context?, relayEndpoints: [String], wire: Wire, replyBytes: Int) throws {
         let threads = ThreadCPU.threadIds()
-        let ownContext =
-            shared == nil ? try Context(ioThreads: 1, maxSockets: Int32(max(1024, relayEndpoints.count * 2 + 64))) : nil
-        guard let context = shared ?? ownContext else { throw BenchError("the raw relay has no context") }
+        let context: Context
+        let ownContext: Context?
+        if let shared {
+            (context, ownContext) = (shared, nil)
+        } else {
+            let made = try Context(ioThreads: 1, maxSockets: Int32(max(1024, relayEndpoints.count * 2 + 64)))
+            (context, ownContext) = (made, made)
+        }
         let bound = Handover<Result<String, BenchError>>()
         let stop = stop
         let worker = Worker(name: "bench-raw") {

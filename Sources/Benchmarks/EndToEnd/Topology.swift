@@ -68,9 +68,14 @@ struct RunMeasurement: Sendable {
     /// What else the run saw, for the notes.
     var note: String?
 
-    /// CPU a completed sale of the thread groups named (``ThreadCPU/bridgeGroups``, ...), in µs.
-    func cpuPerSale(of groups: [String]) -> Double {
-        groups.map { cpu[$0] ?? 0 }.reduce(0, +) / Double(max(1, completed)) * 1e6
+    /// CPU a completed sale of the thread groups named (``ThreadCPU/bridgeGroups``, ...), in µs; or the groups
+    /// that had no thread in the run (a thread not named as expected would otherwise count as nothing).
+    func cpuPerSale(of groups: [String]) -> Result<Double, BenchError> {
+        let missing = groups.filter { cpu[$0] == nil }
+        guard missing.isEmpty else {
+            return .failure(BenchError("no thread of \(missing.joined(separator: ", ")) in the run"))
+        }
+        return .success(groups.map { cpu[$0] ?? 0 }.reduce(0, +) / Double(max(1, completed)) * 1e6)
     }
 
     /// Where the CPU went during the measured window, per sale.
@@ -189,8 +194,8 @@ enum TopologyRun {
         let threads = ThreadCPU.threadIds()
         let bridge = try Bridge(configuration: configuration, logger: logger)
         let bound = try bridge.start()
-        ThreadCPU.label(threadsSince: threads, as: "bridge-loop")
         ThreadCPU.label(libzmqThreadsSince: threads, as: ThreadCPU.bridgeIOThread)
+        ThreadCPU.label(threadsSince: threads, as: "bridge-loop")
         teardown.append {
             bridge.halt()
             try? FileManager.default.removeItem(atPath: runFolder)

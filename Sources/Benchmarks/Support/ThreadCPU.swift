@@ -52,13 +52,7 @@ enum ThreadCPU {
     static func label(threadsSince before: Set<String>, as name: String) {
         let inherited = (try? String(contentsOfFile: "/proc/self/comm", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        for task in threadIds().subtracting(before) {
-            let path = "/proc/self/task/\(task)/comm"
-            let current = (try? String(contentsOfFile: path, encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            guard current == inherited else { continue }
-            try? String(name.prefix(15)).write(toFile: path, atomically: false, encoding: .utf8)
-        }
+        rename(threadsSince: before, to: name) { $0 == inherited }
     }
 
     /// What the bridge's libzmq I/O thread is renamed to, so that its CPU counts as the bridge's.
@@ -67,18 +61,43 @@ enum ThreadCPU {
     static let rawRelayIOThread = "raw-zmq-io"
 
     /// Names libzmq's I/O threads (`ZMQbg/IO/n`) started since `before`: those of a context made since then.
+    /// libzmq names a thread from inside it, just after starting it: until one carries its name (at most 2 s),
+    /// this looks again. Call it before ``label(threadsSince:as:)``, which would otherwise take a thread not yet
+    /// named by libzmq for one of the caller's.
     static func label(libzmqThreadsSince before: Set<String>, as name: String) {
-        for task in threadIds().subtracting(before) {
-            let path = "/proc/self/task/\(task)/comm"
-            guard let current = try? String(contentsOfFile: path, encoding: .utf8), current.hasPrefix("ZMQbg/IO")
-            else { continue }
-            try? String(name.prefix(15)).write(toFile: path, atomically: false, encoding: .utf8)
+        let deadline = ContinuousClock.now + .seconds(2)
+        while rename(threadsSince: before, to: name, where: { $0.hasPrefix("ZMQbg/IO") }) == 0,
+            ContinuousClock.now < deadline
+        {
+            Thread.sleep(forTimeInterval: 0.001)
         }
     }
 
-    /// The thread groups whose CPU is the bridge's own: its loop, its journal threads, its libzmq I/O thread.
+    /// Renames each thread started since `before` whose current name `matches`; returns how many it renamed.
+    @discardableResult
+    private static func rename(
+        threadsSince before: Set<String>, to name: String, where matches: (String) -> Bool
+    ) -> Int {
+        var renamed = 0
+        for task in threadIds().subtracting(before) {
+            let path = "/proc/self/task/\(task)/comm"
+            guard
+                let current = (try? String(contentsOfFile: path, encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines),
+                matches(current)
+            else { continue }
+            if (try? String(name.prefix(15)).write(toFile: path, atomically: false, encoding: .utf8)) != nil {
+                renamed += 1
+            }
+        }
+        return renamed
+    }
+
+    /// The thread groups whose CPU is the bridge's own: its loop, its journal threads, its libzmq I/O thread
+    /// (the last one named: a run without it has no figure).
     static let bridgeGroups = ["bridge loop", "journal writer", "journal checkpointer", "bridge libzmq I/O"]
-    /// The thread groups whose CPU is the raw relay's own: its thread and its libzmq I/O thread.
+    /// The thread groups whose CPU is the raw relay's own: its thread and its libzmq I/O thread (the last one
+    /// named: a run without it has no figure).
     static let rawRelayGroups = ["raw relay", "raw relay libzmq I/O"]
 
     /// Names the calling thread (at most 15 bytes reach the kernel).
@@ -89,7 +108,8 @@ enum ThreadCPU {
     private static func group(_ name: String) -> String {
         if name == bridgeIOThread { return "bridge libzmq I/O" }
         if name == rawRelayIOThread { return "raw relay libzmq I/O" }
-        // The benchmark's own context: the load clients', the simulator's and the echo relays' sockets.
+        // The benchmark's own context (the load clients', the simulator's and the echo relays' sockets), and
+        // every context's reaper thread, which is idle in a run.
         if name.hasPrefix("ZMQbg") { return "libzmq I/O" }
         if name.hasPrefix("bench-client") { return "load clients" }
         // Threads the bridge and the simulator name themselves (LoopThread), first.
