@@ -112,14 +112,17 @@ final class EventHub: Sendable {
                 var batch: [UInt8] = []
                 var taken = 0
                 while taken < Self.batchLimit, let frames = try socket.receive(wait: false) {
-                    taken += 1
-                    guard frames.count == 2 else { continue }
-                    if frames[0] == snapshotTopic {
-                        sendToStarted(batch)
-                        batch.removeAll(keepingCapacity: true)
-                        sendSnapshot(Self.message(topic: frames[0], body: frames[1]))
-                    } else {
-                        Self.append(topic: frames[0], body: frames[1], to: &batch)
+                    // A turn's events (topic, body, topic, body, ...), or a snapshot alone.
+                    for pair in stride(from: 0, to: frames.count - 1, by: 2) {
+                        taken += 1
+                        let (topic, body) = (frames[pair], frames[pair + 1])
+                        if topic == snapshotTopic {
+                            sendToStarted(batch)
+                            batch.removeAll(keepingCapacity: true)
+                            sendSnapshot(Self.message(topic: topic, body: body))
+                        } else {
+                            Self.append(topic: topic, body: body, to: &batch)
+                        }
                     }
                 }
                 sendToStarted(batch)

@@ -126,7 +126,14 @@ extension BridgeLoop {
             _ = try? events.send(frames, wait: false)
             sockets.touched(events)  // as after a reply
         }
-        if tapped { _ = try? tapSocket.send(frames, wait: false) }
+        if tapped { tapFrames += frames }
+    }
+
+    /// Sends the turn's events to the tap as one message (topic, body, topic, body, ...).
+    func flushTap() {
+        guard !tapFrames.isEmpty else { return }
+        _ = try? tapSocket.send(tapFrames, wait: false)
+        tapFrames.removeAll(keepingCapacity: true)
     }
 
     /// The `id` of a serialized reply, for a log line.

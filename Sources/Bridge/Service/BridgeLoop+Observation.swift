@@ -44,6 +44,7 @@ extension BridgeLoop {
         result["epoch"] = .number(JSONNumber(stamper.epoch))
         result["seq"] = .number(JSONNumber(stamper.seq))
         result["today"] = .object(todayOutcomes())
+        flushTap()
         _ = try? tapSocket.send(
             [Array(EventTap.snapshotTopic.utf8), JSONValue.object(result).serialized()], wait: false)
     }

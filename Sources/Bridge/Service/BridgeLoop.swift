@@ -57,6 +57,9 @@ final class BridgeLoop {
     let metrics: LoopMetrics
     /// The inproc PUB socket of ``EventTap``: the events already built, for in-process readers.
     let tapSocket: Socket
+    /// The events of this turn for the tap, topic and body frame by frame: sent as one message at the end
+    /// of the turn (``flushTap()``), not one message an event.
+    var tapFrames: [[UInt8]] = []
 
     init(
         context: Context, configuration: BridgeConfiguration, controlEndpoint: String, clock: any BridgeClock,
@@ -165,6 +168,7 @@ final class BridgeLoop {
         var stoppedCleanly = false
         defer {
             finishPendingTurns()
+            flushTap()
             pulse.end()
             closeAll()
             observation.live.set(.stopped)
@@ -198,6 +202,7 @@ final class BridgeLoop {
                 lastHeartbeatMs = now
                 publish(.heartbeat, .object(correlator.heartbeatBody()))
             }
+            flushTap()
             nextDueMs = correlator.nextDueMs()
             if let deadline = shutdownDeadlineMs, correlator.outstandingCount == 0 || clock.nowMs() >= deadline {
                 if correlator.outstandingCount > 0 {
