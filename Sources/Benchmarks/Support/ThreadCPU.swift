@@ -95,10 +95,20 @@ enum ThreadCPU {
 
     /// The thread groups whose CPU is the bridge's own: its loop, its journal threads, its libzmq I/O thread
     /// (the last one named: a run without it has no figure).
-    static let bridgeGroups = ["bridge loop", "journal writer", "journal checkpointer", "bridge libzmq I/O"]
+    static let bridgeGroups = [Group.bridgeLoop, Group.journalWriter, Group.checkpointer, Group.bridgeIO]
     /// The thread groups whose CPU is the raw relay's own: its thread and its libzmq I/O thread (the last one
     /// named: a run without it has no figure).
-    static let rawRelayGroups = ["raw relay", "raw relay libzmq I/O"]
+    static let rawRelayGroups = [Group.rawRelay, Group.rawRelayIO]
+
+    /// The names of the thread groups the CPU rows add up (one home for each: ``group(_:)`` and the lists).
+    enum Group {
+        static let bridgeLoop = "bridge loop"
+        static let journalWriter = "journal writer"
+        static let checkpointer = "journal checkpointer"
+        static let bridgeIO = "bridge libzmq I/O"
+        static let rawRelay = "raw relay"
+        static let rawRelayIO = "raw relay libzmq I/O"
+    }
 
     /// Names the calling thread (at most 15 bytes reach the kernel).
     static func nameCurrentThread(_ name: String) {
@@ -106,18 +116,18 @@ enum ThreadCPU {
     }
 
     private static func group(_ name: String) -> String {
-        if name == bridgeIOThread { return "bridge libzmq I/O" }
-        if name == rawRelayIOThread { return "raw relay libzmq I/O" }
+        if name == bridgeIOThread { return Group.bridgeIO }
+        if name == rawRelayIOThread { return Group.rawRelayIO }
         // The benchmark's own context (the load clients', the simulator's and the echo relays' sockets), and
         // every context's reaper thread, which is idle in a run.
         if name.hasPrefix("ZMQbg") { return "libzmq I/O" }
         if name.hasPrefix("bench-client") { return "load clients" }
         // Threads the bridge and the simulator name themselves (LoopThread), first.
-        if name == "vivabridge" || name.hasPrefix("bridge-loop") { return "bridge loop" }
-        if name.hasPrefix("journal-writer") { return "journal writer" }
-        if name.hasPrefix("journal-checkpo") { return "journal checkpointer" }
+        if name == "vivabridge" || name.hasPrefix("bridge-loop") { return Group.bridgeLoop }
+        if name.hasPrefix("journal-writer") { return Group.journalWriter }
+        if name.hasPrefix("journal-checkpo") { return Group.checkpointer }
         if name.hasPrefix("vivabridge-simu") || name.hasPrefix("simulator") { return "simulator" }
-        if name.hasPrefix("bench-raw") { return "raw relay" }
+        if name.hasPrefix("bench-raw") { return Group.rawRelay }
         if name.hasPrefix("bench-echo") { return "echo relay" }
         return "other"
     }
