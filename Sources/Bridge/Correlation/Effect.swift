@@ -34,9 +34,14 @@ enum EventBody {
     var id: String? {
         switch self {
         case .object(let object): object["id"]?.stringValue
-        case .serialized(let bytes): (try? JSONValue.parse(bytes))?.objectValue?["id"]?.stringValue
+        case .serialized(let bytes): Self.id(ofSerialized: bytes)
         case .progress(let progress): progress.id
         }
+    }
+
+    /// The `id` member of a serialized object (a reply, an event body), if it has one.
+    static func id(ofSerialized bytes: [UInt8]) -> String? {
+        (try? JSONValue.parse(bytes))?.objectValue?["id"]?.stringValue
     }
 
     /// The body serialized: `{"id", "lane", "action", "client"?}` for a progress event.

@@ -138,6 +138,6 @@ extension BridgeLoop {
 
     /// The `id` of a serialized reply, for a log line.
     static func replyId(_ reply: [UInt8]) -> String {
-        (try? JSONValue.parse(reply))?.objectValue?["id"]?.stringValue ?? "-"
+        EventBody.id(ofSerialized: reply) ?? "-"
     }
 }
