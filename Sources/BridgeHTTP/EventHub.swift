@@ -78,9 +78,8 @@ final class EventHub: Sendable {
     }
 
     private func startReading() {
-        let thread = Thread { [self] in read() }
-        thread.name = "vivabridge-http-events"
-        thread.start()
+        // Named where `top -H` and `perf` show it (Foundation's `Thread.name` does not reach the kernel).
+        _ = LoopThread.start(name: "http-events") { [self] in read() }
     }
 
     /// Reads the tap until the hub closes or the bridge's ZeroMQ context ends, then closes its socket
@@ -112,16 +111,17 @@ final class EventHub: Sendable {
                 var batch: [UInt8] = []
                 var taken = 0
                 while taken < Self.batchLimit, let frames = try socket.receive(wait: false) {
-                    // A turn's events (topic, body, topic, body, ...), or a snapshot alone.
-                    for pair in stride(from: 0, to: frames.count - 1, by: 2) {
-                        taken += 1
-                        let (topic, body) = (frames[pair], frames[pair + 1])
-                        if topic == snapshotTopic {
-                            sendToStarted(batch)
-                            batch.removeAll(keepingCapacity: true)
-                            sendSnapshot(Self.message(topic: topic, body: body))
-                        } else {
-                            Self.append(topic: topic, body: body, to: &batch)
+                    // A turn's events, or a snapshot alone (EventTap).
+                    for message in frames {
+                        EventTap.forEachEvent(in: message) { topic, body in
+                            taken += 1
+                            if topic.elementsEqual(snapshotTopic) {
+                                sendToStarted(batch)
+                                batch.removeAll(keepingCapacity: true)
+                                sendSnapshot(Self.message(topic: topic, body: body))
+                            } else {
+                                Self.append(topic: topic, body: body, to: &batch)
+                            }
                         }
                     }
                 }
@@ -146,7 +146,7 @@ final class EventHub: Sendable {
         if waiting { bridge.requestLanesSnapshot() }
     }
 
-    /// The most tap messages gathered into one write.
+    /// The most events gathered into one write (a turn's are never split).
     static let batchLimit = 4096
     /// How long the reader gathers events before it writes them to the viewers.
     static let batchWindowMs = 50
@@ -169,16 +169,16 @@ final class EventHub: Sendable {
     }
 
     /// One server-sent event: `data: {"topic":"…",<the body's members>}` and a blank line.
-    static func message(topic: [UInt8], body: [UInt8]) -> ByteBuffer {
+    static func message(topic: ArraySlice<UInt8>, body: ArraySlice<UInt8>) -> ByteBuffer {
         var out: [UInt8] = []
         append(topic: topic, body: body, to: &out)
         return ByteBuffer(bytes: out)
     }
 
     /// Appends one server-sent event to `out`.
-    static func append(topic: [UInt8], body: [UInt8], to out: inout [UInt8]) {
+    static func append(topic: ArraySlice<UInt8>, body: ArraySlice<UInt8>, to out: inout [UInt8]) {
         out.append(contentsOf: "data: {\"topic\":".utf8)
-        out.append(contentsOf: JSONValue.string(String(decoding: topic, as: UTF8.self)).serialized())
+        JSONValue.string(String(decoding: topic, as: UTF8.self)).write(into: &out)
         if body.count > 2 {
             out.append(UInt8(ascii: ","))
             out.append(contentsOf: body.dropFirst())

@@ -160,6 +160,10 @@ enum LanesPage {
             if (l.inFlight && l.inFlight.id === msg.id) l.inFlight = null;
             if (msg.outcome) s.today[msg.outcome] = (s.today[msg.outcome] || 0) + 1;
             if (event === "late_result" && msg.earlier && msg.earlier.outcome && s.today[msg.earlier.outcome] > 0) s.today[msg.earlier.outcome] -= 1;
+          } else if (event === "resolved" && msg.outcome) {
+            // An unknown command closed by hand moves to its outcome, as the bridge counts it.
+            s.today[msg.outcome] = (s.today[msg.outcome] || 0) + 1;
+            if (msg.earlier && msg.earlier.outcome && s.today[msg.earlier.outcome] > 0) s.today[msg.earlier.outcome] -= 1;
           }
           render();
         }

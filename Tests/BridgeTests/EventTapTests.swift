@@ -1,21 +1,19 @@
-import Bridge
 import Foundation
 import InterApp
 import TerminalSimulator
 import Testing
 import ZeroMQ
 
-/// The event tap (what `/events` reads): a turn's events go out as one message of topic and body pairs.
+@testable import Bridge
+
+/// The event tap (what `/events` reads): a turn's events go out as one message of one frame, each event's
+/// topic and body after its length.
 @Suite("Event tap: one message a turn")
 struct EventTapTests {
-    @Test("a turn's events travel in one tap message, as topic and body pairs, in seq order")
+    @Test("a turn's events travel in one tap message of one frame, each topic and body after its length, in seq order")
     func turnInOneMessage() throws {
-        let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
-        ])
-        let tap = try harness.bridge.makeTapSubscriber()
+        let (harness, tap) = try Self.tappedBridge()
         defer { tap.close() }
-        try tap.setReceiveTimeout(200)
         harness.bridge.tap.viewers(adding: 1)
         defer { harness.bridge.tap.viewers(adding: -1) }
         let topics = ["lane-1.sale.accepted", "lane-1.sale.forwarded", "lane-1.sale.delivered", "lane-1.sale.result"]
@@ -30,28 +28,110 @@ struct EventTapTests {
             while let frames = try tap.receive() { messages.append(frames) }
             if Self.events(in: messages, id: saleId).map(\.topic) == topics { break }
         }
-        #expect(messages.allSatisfy { $0.count >= 2 && $0.count % 2 == 0 }, "every message is topic and body pairs")
+        #expect(messages.allSatisfy { $0.count == 1 }, "every message is one frame: \(messages.map(\.count))")
+        #expect(
+            messages.allSatisfy { EventTap.forEachEvent(in: $0[0]) { _, _ in } }, "every frame is whole events")
         let sale = Self.events(in: messages, id: saleId)
         #expect(sale.map(\.topic) == topics)
         let seqs = sale.compactMap { $0.body.int("seq") }
         #expect(seqs.count == 4 && seqs == seqs.sorted() && Set(seqs).count == 4, "seq in order: \(seqs)")
         // `accepted` leaves when its commit is acknowledged and `forwarded` once its URL is sent, in the same turn.
         let together = messages.contains { frames in
-            let names = stride(from: 0, to: frames.count - 1, by: 2).map { String(decoding: frames[$0], as: UTF8.self) }
+            let names = Self.events(in: [frames]).map(\.topic)
             return names.contains("lane-1.sale.accepted") && names.contains("lane-1.sale.forwarded")
         }
         #expect(together, "accepted and forwarded of one turn in one message: \(messages.map(\.count))")
     }
 
-    /// The events about `id`, in the order the messages and their pairs carry them.
-    private static func events(in messages: [[[UInt8]]], id: String) -> [(topic: String, body: JSONObject)] {
-        messages.flatMap { frames in
-            stride(from: 0, to: frames.count - 1, by: 2).compactMap { index -> (topic: String, body: JSONObject)? in
-                guard let body = try? JSONValue.parse(frames[index + 1]).objectValue, body.string("id") == id else {
-                    return nil
+    @Test("a lanes snapshot counts today's outcomes: the sales before it, then each sale after it as well")
+    func snapshotCountsToday() throws {
+        let (harness, tap) = try Self.tappedBridge()
+        defer { tap.close() }
+        for index in 0..<2 {
+            #expect(
+                try harness.call(saleJSON(id: "before-\(index)", lane: "lane-1", amount: 100)).string("outcome")
+                    == "success")
+        }
+        // The journal's count, at the day's first snapshot.
+        let first = try Self.snapshot(from: tap, of: harness.bridge, after: -1)
+        #expect(first.object("today")?.int("success") == 2)
+        for index in 0..<3 {
+            #expect(
+                try harness.call(saleJSON(id: "after-\(index)", lane: "lane-1", amount: 100)).string("outcome")
+                    == "success")
+        }
+        // Counted by the loop as each ended: the later snapshot has them all.
+        let later = try Self.snapshot(from: tap, of: harness.bridge, after: first.int("seq") ?? 0)
+        #expect(later.object("today")?.int("success") == 5)
+        #expect(later.object("today")?.count == 1, "no other outcome: \(later)")
+    }
+
+    /// Asks for a `lanes` snapshot until one later than the event `seq` arrives on `tap` (a request made
+    /// before the tap's subscription took effect is lost; an earlier one answered twice is older) and returns
+    /// its body.
+    private static func snapshot(from tap: Socket, of bridge: Bridge, after seq: Int) throws -> JSONObject {
+        for _ in 0..<25 {
+            bridge.requestLanesSnapshot()
+            while let frames = try tap.receive() {
+                let events = Self.events(in: [frames])
+                if events.count == 1, events[0].topic == EventTap.snapshotTopic, (events[0].body.int("seq") ?? 0) > seq
+                {
+                    return events[0].body
                 }
-                return (String(decoding: frames[index], as: UTF8.self), body)
             }
         }
+        throw SnapshotMissing()
+    }
+
+    private struct SnapshotMissing: Error {}
+
+    /// A bridge with one iOS lane, and a reader of its tap that waits 200 ms for a message.
+    private static func tappedBridge() throws -> (BridgeHarness, Socket) {
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
+        let tap = try harness.bridge.makeTapSubscriber()
+        try tap.setReceiveTimeout(200)
+        return (harness, tap)
+    }
+
+    /// The events about `id`, in the order the messages carry them.
+    private static func events(in messages: [[[UInt8]]], id: String) -> [(topic: String, body: JSONObject)] {
+        events(in: messages).filter { $0.body.string("id") == id }
+    }
+
+    /// Every event of `messages` (each a tap message's frames), in order; a body that is not a JSON object
+    /// is left out.
+    private static func events(in messages: [[[UInt8]]]) -> [(topic: String, body: JSONObject)] {
+        var out: [(topic: String, body: JSONObject)] = []
+        for frame in messages.joined() {
+            EventTap.forEachEvent(in: frame) { topic, body in
+                if let object = try? JSONValue.parse(Array(body)).objectValue {
+                    out.append((String(decoding: topic, as: UTF8.self), object))
+                }
+            }
+        }
+        return out
+    }
+
+    @Test("a tap message reads back as the events appended to it; one cut short reads up to the cut")
+    func messageFormat() {
+        var message: [UInt8] = []
+        EventTap.append(topic: Array("lane-1.sale.result".utf8), to: &message) {
+            $0.append(contentsOf: #"{"seq":1}"#.utf8)
+        }
+        EventTap.append(topic: Array("lanes".utf8), to: &message) { _ in }
+        var read: [(String, String)] = []
+        #expect(
+            EventTap.forEachEvent(in: message) {
+                read.append((String(decoding: $0, as: UTF8.self), String(decoding: $1, as: UTF8.self)))
+            })
+        #expect(read.map(\.0) == ["lane-1.sale.result", "lanes"] && read.map(\.1) == [#"{"seq":1}"#, ""])
+        var cut: [String] = []
+        #expect(
+            !EventTap.forEachEvent(in: Array(message.dropLast(3))) { topic, _ in
+                cut.append(String(decoding: topic, as: UTF8.self))
+            })
+        #expect(cut == ["lane-1.sale.result"])
     }
 }

@@ -82,6 +82,9 @@ extension Correlator {
                 store.finalize(
                     record, outcome: final.outcome.rawValue, reply: text, summary: summary, late: final.late,
                     atMs: now)))
+        if !record.isRecoveryLookup {
+            emit(.countOutcome(.init(id: record.id, outcome: final.outcome.rawValue, earlier: nil)))
+        }
         for waiter in record.waiters where waiter != .pull { emit(.reply(waiter, bytes)) }
         emit(
             .publish(
@@ -122,6 +125,7 @@ extension Correlator {
             .journal(
                 store.amend(
                     stored, outcome: final.outcome.rawValue, reply: text, summary: summary, late: true, atMs: now)))
+        emit(.countOutcome(.init(id: stored.id, outcome: final.outcome.rawValue, earlier: stored.outcome)))
         emitEvent(.command(lane: lane, action: stored.action, .lateResult), reply)
         lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
     }

@@ -15,6 +15,9 @@ enum Effect {
     case snapshotReply(ReplyTarget, Reply)
     /// An event; the loop stamps `seq`, `epoch` and `time` when it publishes.
     case publish(topic: Topic, body: EventBody)
+    /// An outcome recorded (or moved by a late result or a resolve): the loop counts it in today's outcomes
+    /// once its turn is committed, with the event that tells it.
+    case countOutcome(TodayOutcomes.Change)
     /// A reload added a lane, or its new settings apply: the loop makes its link and polls it.
     case openLink(LaneConfiguration)
     /// A lane a reload removed or changed is idle: the loop reads what its link still holds, closes it,
@@ -44,13 +47,38 @@ enum EventBody {
         (try? JSONValue.parse(bytes))?.objectValue?["id"]?.stringValue
     }
 
-    /// The body serialized: `{"id", "lane", "action", "client"?}` for a progress event.
-    func serialized() -> [UInt8] {
+    /// Appends the body's members to a JSON object being written, each after a comma (`,"id":"…"`),
+    /// in their order; a progress event's are `id`, `lane`, `action` and `client` if it has one.
+    func appendMembers(to out: inout [UInt8]) {
         switch self {
-        case .object(let object): JSONValue.object(object).serialized()
-        case .serialized(let bytes): bytes
-        case .progress(let progress): JSONValue.object(progress.object).serialized()
+        case .object(let object):
+            for (key, value) in object.pairs { Self.appendMember(key, value, to: &out) }
+        case .serialized(let bytes):
+            // A serialized object: its members are the bytes between its braces.
+            guard bytes.count > 2 else { return }
+            out.append(UInt8(ascii: ","))
+            out.append(contentsOf: bytes[1..<(bytes.count - 1)])
+        case .progress(let progress):
+            Self.appendMember("id", .string(progress.id), to: &out)
+            Self.appendMember("lane", .string(progress.lane), to: &out)
+            Self.appendMember("action", .string(progress.action), to: &out)
+            if let client = progress.client { Self.appendMember("client", .string(client), to: &out) }
         }
+    }
+
+    /// The bytes it most likely takes, for reserving them at once.
+    var sizeHint: Int {
+        switch self {
+        case .serialized(let bytes): bytes.count
+        case .object, .progress: 160
+        }
+    }
+
+    private static func appendMember(_ key: String, _ value: JSONValue, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        JSONValue.string(key).write(into: &out)
+        out.append(UInt8(ascii: ":"))
+        value.write(into: &out)
     }
 }
 
@@ -60,15 +88,6 @@ struct ProgressBody {
     let lane: String
     let action: String
     let client: String?
-
-    var object: JSONObject {
-        var body = JSONObject()
-        body["id"] = .string(id)
-        body["lane"] = .string(lane)
-        body["action"] = .string(action)
-        if let client { body["client"] = .string(client) }
-        return body
-    }
 }
 
 extension Correlator {

@@ -7,12 +7,17 @@ struct EventStamper {
 
     init(epoch: Int) { self.epoch = epoch }
 
-    /// The two frames of the next event: its topic and its JSON body, the stamp written first.
-    mutating func frames(topic: String, body: EventBody, nowMs: Int64) -> [[UInt8]] {
-        seq += 1
-        let serialized = body.serialized()
+    /// The JSON body of the next event: the stamp (`seq`, `epoch`, `time`) first, then the body's members.
+    mutating func stamped(_ body: EventBody, nowMs: Int64) -> [UInt8] {
         var out = [UInt8]()
-        out.reserveCapacity(serialized.count + 64)
+        out.reserveCapacity(body.sizeHint + 64)
+        stamp(body, nowMs: nowMs, into: &out)
+        return out
+    }
+
+    /// Appends the JSON body of the next event to `out` (see ``stamped(_:nowMs:)``).
+    mutating func stamp(_ body: EventBody, nowMs: Int64, into out: inout [UInt8]) {
+        seq += 1
         out.append(contentsOf: #"{"seq":"#.utf8)
         out.append(contentsOf: String(seq).utf8)
         out.append(contentsOf: #","epoch":"#.utf8)
@@ -20,14 +25,8 @@ struct EventStamper {
         out.append(contentsOf: #","time":""#.utf8)
         Timestamp.appendISO8601(ms: nowMs, to: &out)
         out.append(UInt8(ascii: "\""))
-        // The body is a serialized object: splice its members in after the stamp.
-        if serialized.count > 2 {
-            out.append(UInt8(ascii: ","))
-            out.append(contentsOf: serialized[1...])
-        } else {
-            out.append(UInt8(ascii: "}"))
-        }
-        return [Array(topic.utf8), out]
+        body.appendMembers(to: &out)
+        out.append(UInt8(ascii: "}"))
     }
 
     /// Counts an event nobody subscribes to: its `seq` is used, nothing is built or sent.

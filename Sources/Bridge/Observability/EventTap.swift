@@ -5,11 +5,12 @@ import Synchronization
 /// `/events`): an inproc PUB socket in the bridge's ZeroMQ context, written only while a reader says it
 /// has viewers, so that a bridge nobody watches over HTTP builds and sends nothing more.
 ///
-/// Each message holds the events of one turn of the loop, two frames each, as on the events socket: the
-/// topic and the stamped JSON body, then the next event's (one message a turn, not one an event: under load a
-/// turn publishes dozens). A reader that asks for a snapshot (``Bridge/requestLanesSnapshot()``) gets a message
-/// of its own whose topic is ``snapshotTopic`` and whose body is the `lanes` result with `epoch` and `seq`, in
-/// order with the events.
+/// Each message is one frame holding the events of one turn of the loop, in order: each event's topic and
+/// its stamped JSON body, as on the events socket, each after its length (``append(topic:to:body:)``,
+/// ``forEachEvent(in:_:)``). One frame a turn, not two an event: under load a turn publishes dozens, and a
+/// frame costs both ends an allocation and a copy. A reader that asks for a snapshot
+/// (``Bridge/requestLanesSnapshot()``) gets a message of its own whose one event has the topic
+/// ``snapshotTopic`` and the `lanes` result with `epoch` and `seq` for its body, in order with the events.
 public final class EventTap: Sendable {
     /// The topic of a `lanes` snapshot on the tap (never an event topic: those have three parts).
     public static let snapshotTopic = "lanes"
@@ -27,4 +28,43 @@ public final class EventTap: Sendable {
 
     /// A reader gained (`+1`) or lost (`-1`) a viewer.
     public func viewers(adding delta: Int) { viewerCount.add(delta, ordering: .relaxed) }
+
+    /// Appends one event to a tap message: its topic, then the body `writeBody` appends, each after its
+    /// length in bytes (4, little-endian).
+    static func append(topic: [UInt8], to message: inout [UInt8], body writeBody: (inout [UInt8]) -> Void) {
+        appendLength(topic.count, to: &message)
+        message.append(contentsOf: topic)
+        let lengthAt = message.count
+        appendLength(0, to: &message)
+        writeBody(&message)
+        let length = UInt32(message.count - lengthAt - 4)
+        for index in 0..<4 { message[lengthAt + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
+    }
+
+    /// Calls `each` with the topic and the body of every event of a tap message, in order. Returns false
+    /// when the message ends in the middle of one (nothing the loop sends; that event and the rest are left).
+    @discardableResult
+    public static func forEachEvent(
+        in message: [UInt8], _ each: (_ topic: ArraySlice<UInt8>, _ body: ArraySlice<UInt8>) -> Void
+    ) -> Bool {
+        var at = 0
+        func next() -> ArraySlice<UInt8>? {
+            guard message.count - at >= 4 else { return nil }
+            var length = 0
+            for index in 0..<4 { length |= Int(message[at + index]) << (8 * index) }
+            guard message.count - at - 4 >= length else { return nil }
+            defer { at += 4 + length }
+            return message[(at + 4)..<(at + 4 + length)]
+        }
+        while at < message.count {
+            guard let topic = next(), let body = next() else { return false }
+            each(topic, body)
+        }
+        return true
+    }
+
+    private static func appendLength(_ length: Int, to message: inout [UInt8]) {
+        let value = UInt32(length)
+        for index in 0..<4 { message.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
+    }
 }

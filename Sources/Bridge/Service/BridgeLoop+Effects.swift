@@ -83,6 +83,8 @@ extension BridgeLoop {
                 sendReply(JSONValue.object(reply.json).serialized(), to: target)
             case .publish(let topic, let body):
                 publish(topic, body)
+            case .countOutcome(let change):
+                today.record(change)
             case .openLink(let lane):
                 openLink(lane)
             case .closeLink(let lane):
@@ -115,25 +117,29 @@ extension BridgeLoop {
             stamper.skip()
             return
         }
-        let text = topic.description
-        let subscribed = wanted(text)
+        let topicBytes = topic.utf8
+        let subscribed = wanted(topicBytes)
         guard subscribed || tapped else {
             stamper.skip()
             return
         }
-        let frames = stamper.frames(topic: text, body: body, nowMs: clock.nowMs())
-        if subscribed {
-            _ = try? events.send(frames, wait: false)
-            sockets.touched(events)  // as after a reply
+        let nowMs = clock.nowMs()
+        guard subscribed else {
+            // For the tap alone: stamped straight into the turn's tap message.
+            EventTap.append(topic: topicBytes, to: &tapMessage) { stamper.stamp(body, nowMs: nowMs, into: &$0) }
+            return
         }
-        if tapped { tapFrames += frames }
+        let stamped = stamper.stamped(body, nowMs: nowMs)
+        _ = try? events.send([topicBytes, stamped], wait: false)
+        sockets.touched(events)  // as after a reply
+        if tapped { EventTap.append(topic: topicBytes, to: &tapMessage) { $0.append(contentsOf: stamped) } }
     }
 
-    /// Sends the turn's events to the tap as one message (topic, body, topic, body, ...).
+    /// Sends the turn's events to the tap as one message (``EventTap``).
     func flushTap() {
-        guard !tapFrames.isEmpty else { return }
-        _ = try? tapSocket.send(tapFrames, wait: false)
-        tapFrames.removeAll(keepingCapacity: true)
+        guard !tapMessage.isEmpty else { return }
+        _ = try? tapSocket.send([tapMessage], wait: false)
+        tapMessage.removeAll(keepingCapacity: true)
     }
 
     /// The `id` of a serialized reply, for a log line.

@@ -96,6 +96,7 @@ extension BridgeLoop {
         case .reply(_, let bytes): return ids.contains(replyId(bytes))
         case .snapshotReply, .openLink, .closeLink: return false
         case .publish(_, let body): return body.id.map(ids.contains) ?? false
+        case .countOutcome(let change): return ids.contains(change.id)
         }
     }
 }

@@ -27,13 +27,14 @@ extension BridgeLoop {
         metrics.sample(inFlight: correlator.outstandingCount, unknownUnresolved: try? journal.unknownCount())
     }
 
-    /// How many commands received since local midnight ended with each outcome (for the lanes page's
-    /// counters); empty when the journal cannot be read.
+    /// How many commands ended today with each outcome (for the lanes page's counters; ``TodayOutcomes``):
+    /// the journal's count of those received since local midnight at the day's first snapshot, then what
+    /// the loop carried out since. Empty when the journal cannot be read.
     func todayOutcomes() -> JSONObject {
         let now = clock.nowMs()
         let date = Date(timeIntervalSince1970: Double(now) / 1000)
         let midnight = Int64(Calendar.current.startOfDay(for: date).timeIntervalSince1970 * 1000)
-        let counts = (try? journal.outcomeCounts(sinceMs: midnight)) ?? [:]
+        let counts = today.counts(sinceMidnight: midnight) { try? journal.outcomeCounts(sinceMs: $0) }
         return JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .number(JSONNumber($0.value))) })
     }
 
@@ -45,7 +46,9 @@ extension BridgeLoop {
         result["seq"] = .number(JSONNumber(stamper.seq))
         result["today"] = .object(todayOutcomes())
         flushTap()
-        _ = try? tapSocket.send(
-            [Array(EventTap.snapshotTopic.utf8), JSONValue.object(result).serialized()], wait: false)
+        EventTap.append(topic: Array(EventTap.snapshotTopic.utf8), to: &tapMessage) {
+            JSONValue.object(result).write(into: &$0)
+        }
+        flushTap()
     }
 }

@@ -57,9 +57,11 @@ final class BridgeLoop {
     let metrics: LoopMetrics
     /// The inproc PUB socket of ``EventTap``: the events already built, for in-process readers.
     let tapSocket: Socket
-    /// The events of this turn for the tap, topic and body frame by frame: sent as one message at the end
-    /// of the turn (``flushTap()``), not one message an event.
-    var tapFrames: [[UInt8]] = []
+    /// The events of this turn for the tap (``EventTap``): sent as one message at the end of the turn
+    /// (``flushTap()``), not one message an event.
+    var tapMessage: [UInt8] = []
+    /// Today's final commands per outcome, for the `lanes` snapshot.
+    var today = TodayOutcomes()
 
     init(
         context: Context, configuration: BridgeConfiguration, controlEndpoint: String, clock: any BridgeClock,
@@ -355,10 +357,9 @@ final class BridgeLoop {
     var hasSubscribers: Bool { !subscriptions.isEmpty }
 
     /// Whether a subscriber's prefix takes `topic`.
-    func wanted(_ topic: String) -> Bool {
+    func wanted(_ topic: [UInt8]) -> Bool {
         if subscriptions.contains([]) { return true }
-        let bytes = Array(topic.utf8)
-        return subscriptions.contains { bytes.starts(with: $0) }
+        return subscriptions.contains { topic.starts(with: $0) }
     }
 
     func readMonitor(_ link: LaneLink) {

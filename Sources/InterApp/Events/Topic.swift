@@ -113,6 +113,18 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
     /// The SUB prefix that picks every event of `lane`.
     public static func prefix(lane: String) -> String { "\(lane)." }
 
-    /// The topic as it travels.
-    public var description: String { "\(lane).\(subject).\(event)" }
+    /// The topic as it travels: `<lane>.<subject>.<event>`.
+    public var description: String { String(decoding: utf8, as: UTF8.self) }
+
+    /// The topic as it travels, in UTF-8 (the frame a SUB prefix matches), built without a `String`.
+    public var utf8: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(lane.utf8.count + subject.utf8.count + event.utf8.count + 2)
+        out.append(contentsOf: lane.utf8)
+        out.append(UInt8(ascii: "."))
+        out.append(contentsOf: subject.utf8)
+        out.append(UInt8(ascii: "."))
+        out.append(contentsOf: event.utf8)
+        return out
+    }
 }

@@ -1,0 +1,37 @@
+/// Today's final commands per outcome: the `today` of a `lanes` snapshot (docs/OPERATIONS.md, "`/events`
+/// and the lanes page"). The journal counts them at the day's first snapshot; after that the loop keeps
+/// them from each outcome it carries out (after its commit, in order with its event), so that no other
+/// snapshot of the day reads the journal. A count over a busy day's commands held the loop for tens of
+/// milliseconds, for every viewer that joined (docs/PERFORMANCE.md 4b).
+struct TodayOutcomes {
+    /// A command's outcome recorded, or moved from `earlier` (a late result, a resolve).
+    struct Change: Equatable {
+        let id: String
+        let outcome: String
+        let earlier: String?
+    }
+
+    /// Local midnight of the day the counts are of (ms since 1970); nil until the first count.
+    private var midnightMs: Int64?
+    private var counts: [String: Int] = [:]
+
+    /// Counts `change`: one more of its outcome, one less of its earlier one (never below zero: a command
+    /// that ended before the day's count is not in it). Nothing before the day's count, which will hold it.
+    mutating func record(_ change: Change) {
+        guard midnightMs != nil else { return }
+        counts[change.outcome, default: 0] += 1
+        if let earlier = change.earlier, let count = counts[earlier], count > 0 { counts[earlier] = count - 1 }
+    }
+
+    /// The counts of the day that began at `midnightMs` (outcomes with none left out). The first time a day
+    /// is asked for, they come from `countJournal`; nil from it (the journal cannot be read) gives none now
+    /// and a count again next time.
+    mutating func counts(sinceMidnight midnightMs: Int64, countJournal: (Int64) -> [String: Int]?) -> [String: Int] {
+        if self.midnightMs != midnightMs {
+            guard let counted = countJournal(midnightMs) else { return [:] }
+            counts = counted
+            self.midnightMs = midnightMs
+        }
+        return counts.filter { $0.value > 0 }
+    }
+}

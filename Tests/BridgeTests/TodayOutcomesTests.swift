@@ -1,0 +1,70 @@
+import Testing
+
+@testable import Bridge
+
+/// Today's outcomes for the `lanes` snapshot: the journal counted once a day, the rest kept as outcomes
+/// are carried out (a count of a busy day's journal held the loop for every viewer that joined).
+@Suite("Today's outcomes: the journal counted once a day, then kept in memory")
+struct TodayOutcomesTests {
+    static let monday: Int64 = 1_795_651_200_000
+    static let tuesday = monday + 86_400_000
+
+    /// A journal count that answers `counts` and remembers each day it was asked for.
+    final class Journal {
+        var counts: [String: Int]?
+        var asked: [Int64] = []
+        init(_ counts: [String: Int]?) { self.counts = counts }
+        func count(_ midnight: Int64) -> [String: Int]? {
+            asked.append(midnight)
+            return counts
+        }
+    }
+
+    @Test("the journal is counted at the day's first snapshot only; outcomes after it are added in memory")
+    func countedOncePerDay() {
+        var today = TodayOutcomes()
+        let journal = Journal(["success": 2, "failure": 1])
+        #expect(today.counts(sinceMidnight: Self.monday, countJournal: journal.count) == ["success": 2, "failure": 1])
+        today.record(.init(id: "s-3", outcome: "success", earlier: nil))
+        today.record(.init(id: "s-4", outcome: "unknown", earlier: nil))
+        journal.counts = ["success": 99]  // read again, it would say otherwise
+        #expect(
+            today.counts(sinceMidnight: Self.monday, countJournal: journal.count)
+                == ["success": 3, "failure": 1, "unknown": 1])
+        #expect(journal.asked == [Self.monday])
+    }
+
+    @Test("a late result or a resolve moves a command from its earlier outcome, never below zero")
+    func moves() {
+        var today = TodayOutcomes()
+        _ = today.counts(sinceMidnight: Self.monday) { _ in ["unknown": 1] }
+        today.record(.init(id: "s-1", outcome: "success", earlier: "unknown"))
+        #expect(today.counts(sinceMidnight: Self.monday) { _ in nil } == ["success": 1])
+        // A command that ended before the day's count (yesterday's unknown) takes nothing from today's.
+        today.record(.init(id: "s-0", outcome: "failure", earlier: "unknown"))
+        #expect(today.counts(sinceMidnight: Self.monday) { _ in nil } == ["success": 1, "failure": 1])
+    }
+
+    @Test("a new day is counted from the journal again; outcomes before any count are left to it")
+    func newDay() {
+        var today = TodayOutcomes()
+        today.record(.init(id: "early", outcome: "success", earlier: nil))
+        let journal = Journal(["success": 1])
+        #expect(today.counts(sinceMidnight: Self.monday, countJournal: journal.count) == ["success": 1])
+        today.record(.init(id: "s-2", outcome: "success", earlier: nil))
+        journal.counts = ["declined": 1]
+        #expect(today.counts(sinceMidnight: Self.tuesday, countJournal: journal.count) == ["declined": 1])
+        #expect(journal.asked == [Self.monday, Self.tuesday])
+    }
+
+    @Test("an unreadable journal gives no counts now and is asked again at the next snapshot")
+    func unreadable() {
+        var today = TodayOutcomes()
+        let journal = Journal(nil)
+        #expect(today.counts(sinceMidnight: Self.monday, countJournal: journal.count).isEmpty)
+        today.record(.init(id: "s-1", outcome: "success", earlier: nil))
+        journal.counts = ["success": 1]
+        #expect(today.counts(sinceMidnight: Self.monday, countJournal: journal.count) == ["success": 1])
+        #expect(journal.asked == [Self.monday, Self.monday])
+    }
+}
