@@ -7,22 +7,25 @@ import Synchronization
 
 /// The HTTP listener of a benchmarked bridge with what docs/PERFORMANCE.md measures it under: a
 /// Prometheus scrape of `/metrics` every second and ``viewers`` clients following `/events`, each on a
-/// thread of its own reading what arrives (as a browser would), until ``stop()``.
+/// thread of its own reading what arrives (as a browser would). The listener runs from `init` to ``stop()``;
+/// the clients come and go with ``attach()`` and ``detach()``, so that one run can alternate with and without.
 final class HTTPWatchers: @unchecked Sendable {
     static let viewers = 10
 
     private let task: Task<Void, any Error>
-    private let stopping = Atomic<Bool>(false)
-    private var threads: [Thread] = []
+    private let port: Int
+    private let detaching = Atomic<Bool>(false)
+    /// The clients' threads while attached; touched only by the thread that attaches and detaches.
+    private var attached = 0
     private let finished = DispatchSemaphore(value: 0)
     private let counts = Mutex<(scrapes: Int, eventBytes: Int)>((0, 0))
 
-    /// Starts the listener for `bridge` on a free loopback port, then the scraper and the viewers.
+    /// Starts the listener for `bridge` on a free loopback port (no client yet).
     init(bridge: Bridge) throws {
         let listening = DispatchSemaphore(value: 0)
         let port = Atomic<Int>(0)
         var logger = Logger(label: "vivabridge.bench.http") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = .error
+        logger.logLevel = .critical  // a cancelled listener logs its children's cancellation as an error
         let listener = HTTPListener(bridge: bridge, address: HTTPAddress(host: "127.0.0.1", port: 0), logger: logger) {
             port.store($0.port, ordering: .relaxed)
             listening.signal()
@@ -31,20 +34,31 @@ final class HTTPWatchers: @unchecked Sendable {
         guard listening.wait(timeout: .now() + 30) == .success else {
             throw BenchError("the HTTP listener never listened")
         }
-        let bound = port.load(ordering: .relaxed)
-        for index in 0..<Self.viewers {
-            threads.append(Thread { [self] in follow(port: bound) })
-            threads[index].name = "bench-viewer-\(index)"
-        }
-        threads.append(Thread { [self] in scrape(port: bound) })
-        for thread in threads { thread.start() }
+        self.port = port.load(ordering: .relaxed)
     }
 
-    /// Stops the clients and the listener; returns how many scrapes were made and how many bytes of
-    /// events the viewers read.
+    /// Starts the scraper and the viewers.
+    func attach() {
+        guard attached == 0 else { return }
+        detaching.store(false, ordering: .relaxed)
+        let port = port
+        for index in 0..<Self.viewers {
+            start("bench-viewer-\(index)") { [self] in follow(port: port) }
+        }
+        start("bench-scraper") { [self] in scrape(port: port) }
+    }
+
+    /// Stops the scraper and the viewers and waits until their threads have ended.
+    func detach() {
+        detaching.store(true, ordering: .relaxed)
+        for _ in 0..<attached { finished.wait() }
+        attached = 0
+    }
+
+    /// Detaches the clients and stops the listener; returns how many scrapes were made and how many bytes of
+    /// events the viewers read, over every attachment.
     func stop() -> (scrapes: Int, eventBytes: Int) {
-        guard !stopping.exchange(true, ordering: .relaxed) else { return counts.withLock { $0 } }
-        for _ in threads { finished.wait() }
+        detach()
         task.cancel()
         let done = DispatchSemaphore(value: 0)
         let task = task
@@ -56,13 +70,22 @@ final class HTTPWatchers: @unchecked Sendable {
         return counts.withLock { $0 }
     }
 
+    private func start(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        attached += 1
+        let finished = finished
+        Thread {
+            ThreadCPU.nameCurrentThread(name)
+            body()
+            finished.signal()
+        }.start()
+    }
+
     private func follow(port: Int) {
-        defer { finished.signal() }
         guard let connection = try? LoopbackHTTP(port: port, timeoutMs: 200),
             (try? connection.get("/events", closing: false)) != nil
         else { return }
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while !stopping.load(ordering: .relaxed) {
+        while !detaching.load(ordering: .relaxed) {
             let count = connection.receive(into: &buffer)
             if count == 0 { return }
             if count > 0 { counts.withLock { $0.eventBytes += count } }
@@ -70,9 +93,8 @@ final class HTTPWatchers: @unchecked Sendable {
     }
 
     private func scrape(port: Int) {
-        defer { finished.signal() }
         var next = DispatchTime.now()
-        while !stopping.load(ordering: .relaxed) {
+        while !detaching.load(ordering: .relaxed) {
             if DispatchTime.now() >= next {
                 next = next + .seconds(1)
                 if let connection = try? LoopbackHTTP(port: port, timeoutMs: 200),

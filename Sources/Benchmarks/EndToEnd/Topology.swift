@@ -11,7 +11,8 @@ enum Topology: Sendable, CustomStringConvertible {
     case bridgeWithSimulator(JournalSync)
     /// The same with CURVE on every socket: load clients on the allow-list, relays with pinned keys.
     case bridgeWithSimulatorCurve(JournalSync)
-    /// The same with the HTTP listener on, scraped every second and followed by 10 `/events` viewers.
+    /// The same with the HTTP listener on; scraped every second and followed by 10 `/events` viewers in every
+    /// other slice of the measured window (``AlternatingWindow``), not followed in the slices between.
     case bridgeWithSimulatorAndHTTP
     /// The bridge, with echo relays behind it: the bridge's own cost without the simulator's.
     case bridgeWithEcho(JournalSync)
@@ -28,7 +29,8 @@ enum Topology: Sendable, CustomStringConvertible {
         case .bridgeWithSimulator(let sync): "bridge + simulator, journal \(sync.rawValue)"
         case .bridgeWithSimulatorCurve(let sync): "bridge + simulator, CURVE on every socket, journal \(sync.rawValue)"
         case .bridgeWithSimulatorAndHTTP:
-            "bridge + simulator + HTTP (a scrape a second, \(HTTPWatchers.viewers) /events viewers), journal normal"
+            "bridge + simulator + HTTP (a scrape a second, \(HTTPWatchers.viewers) /events viewers, "
+                + "in alternate slices), journal normal"
         case .bridgeWithEcho(let sync): "bridge + echo relays, journal \(sync.rawValue)"
         case .raw: "raw relay + echo relays"
         case .rawOwnContext: "raw relay on its own libzmq context + echo relays"
@@ -67,6 +69,14 @@ struct RunMeasurement: Sendable {
     var completed: Int
     /// What else the run saw, for the notes.
     var note: String?
+    /// In a run that alternated (``AlternatingWindow``): the slices without what it measures. An array of at
+    /// most one, as a measurement cannot hold one of its own kind otherwise.
+    var baselines: [RunMeasurement] = []
+    /// The first of ``baselines``.
+    var baseline: RunMeasurement? {
+        get { baselines.first }
+        set { baselines = newValue.map { [$0] } ?? [] }
+    }
 
     /// CPU a completed sale of the thread groups named (``ThreadCPU/bridgeGroups``, ...), in µs; or the groups
     /// that had no thread in the run (a thread not named as expected would otherwise count as nothing).
@@ -160,7 +170,8 @@ enum TopologyRun {
                 throw BenchError("not every echo relay heard the raw relay's hello")
             }
         }
-        var measurement = try drive(endpoint: endpoint, context: context, shape: shape, curve: curve.map(\.client))
+        var measurement = try drive(
+            endpoint: endpoint, context: context, shape: shape, curve: curve.map(\.client), alternating: watchers)
         if let watchers {
             let (scrapes, bytes) = watchers.stop()
             measurement.note = "\(scrapes) scrapes of /metrics, \(bytes / 1024) KiB of events read by the viewers"
@@ -203,50 +214,51 @@ enum TopologyRun {
         return (bound.command, bridge)
     }
 
-    /// Runs the load clients against `endpoint` for the warm-up and the measured window.
+    /// Runs the load clients against `endpoint` for the warm-up and the measured window. With `alternating`,
+    /// the window is cut into ``AlternatingWindow`` slices, its clients attached in every other one: the
+    /// measurement is of the slices with them, its ``RunMeasurement/baseline`` of those without.
     static func drive(
-        endpoint: String, context: Context, shape: RunShape, curve: ClientCurve? = nil
+        endpoint: String, context: Context, shape: RunShape, curve: ClientCurve? = nil,
+        alternating watchers: HTTPWatchers? = nil
     ) throws -> RunMeasurement {
         let start = Monotonic.now()
         let measureFrom = start + UInt64(shape.warmupSeconds * 1e9)
         let end = measureFrom + UInt64(shape.seconds * 1e9)
         let clients = max(1, min(shape.clients, shape.lanes))
         var workers: [Worker<LoadResult>] = []
+        let completions = SharedCounter()
         for client in 0..<clients {
             let lanes = Array(stride(from: client, to: shape.lanes, by: clients))
             let plan = LoadPlan(
                 endpoint: endpoint, client: client, lanes: lanes, window: shape.window,
                 ratePerSecond: shape.pacedRate.map { $0 / Double(clients) }, measureFromNs: measureFrom, endNs: end,
-                curve: curve)
+                counter: completions, curve: curve)
             workers.append(LoadClient.start(context: context, plan: plan))
         }
-        // CPU is read at the edges of the measured window, while every thread is still there.
-        func sleep(until deadline: UInt64) {
-            let now = Monotonic.now()
-            if deadline > now { Thread.sleep(forTimeInterval: Double(deadline - now) / 1e9) }
+        // CPU is read at the edges of the measured window (or of each slice), while every thread is still there.
+        Monotonic.sleep(until: measureFrom)
+        let windowEnd = end - min(UInt64(20_000_000), (end - measureFrom) / 10)
+        let measured: WindowTally
+        var baseline: WindowTally?
+        if let watchers {
+            let halves = AlternatingWindow(from: measureFrom, to: windowEnd, seconds: shape.seconds)
+                .run(completions: completions, off: { watchers.detach() }, on: { watchers.attach() })
+            (measured, baseline) = (halves.on, halves.off)
+        } else {
+            var window = WindowTally()
+            let opened = RunInstant.now(completions: completions)
+            Monotonic.sleep(until: windowEnd)
+            window.add(from: opened, to: RunInstant.now(completions: completions))
+            measured = window
         }
-        sleep(until: measureFrom)
-        let cpuBefore = ThreadCPU.snapshot()
-        let machineBefore = ThreadCPU.machineBusySeconds()
-        let ownBefore = ThreadCPU.ownSeconds()
-        let windowStart = Monotonic.now()
-        sleep(until: end - min(UInt64(20_000_000), (end - measureFrom) / 10))
-        let cpuAfter = ThreadCPU.snapshot()
-        let machineAfter = ThreadCPU.machineBusySeconds()
-        let ownAfter = ThreadCPU.ownSeconds()
-        let measured = Monotonic.seconds(Monotonic.now() - windowStart)
         let results = workers.map { $0.join() }
         if let error = results.compactMap(\.error).first { throw BenchError(error) }
-        let completed = results.map(\.completedInWindow).reduce(0, +)
-        return RunMeasurement(
-            salesPerSecond: Double(completed) / shape.seconds,
-            latency: LatencySummary(samples: results.flatMap(\.samples)),
-            replies: results.map(\.replies).reduce(0, +),
-            nonSuccess: results.map(\.nonSuccess).reduce(0, +),
-            firstNonSuccess: results.compactMap(\.firstNonSuccess).first,
-            replyBytes: results.map(\.replyBytes).max() ?? 0,
-            cpu: ThreadCPU.delta(cpuBefore, cpuAfter),
-            otherProcessesCores: max(0, (machineAfter - machineBefore) - (ownAfter - ownBefore)) / measured,
-            measuredSeconds: measured, completed: completed)
+        guard let baseline else {
+            return measured.measurement(
+                results, completed: results.map(\.completedInWindow).reduce(0, +), perSecondOver: shape.seconds)
+        }
+        var measurement = measured.measurement(results)
+        measurement.baseline = baseline.measurement(results)
+        return measurement
     }
 }

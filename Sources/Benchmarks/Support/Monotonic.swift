@@ -11,6 +11,16 @@ enum Monotonic {
     }
 
     static func seconds(_ nanoseconds: UInt64) -> Double { Double(nanoseconds) / 1e9 }
+
+    /// Sleeps until ``now()`` reaches `deadline` (at once if it has).
+    static func sleep(until deadline: UInt64) {
+        let now = now()
+        guard deadline > now else { return }
+        let left = deadline - now
+        var request = timespec(tv_sec: Int(left / 1_000_000_000), tv_nsec: Int(left % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    }
 }
 
 /// Keeps a value alive so the optimiser cannot drop the work that made it.

@@ -129,6 +129,10 @@ enum ThreadCPU {
         if name.hasPrefix("vivabridge-simu") || name.hasPrefix("simulator") { return "simulator" }
         if name.hasPrefix("bench-raw") { return Group.rawRelay }
         if name.hasPrefix("bench-echo") { return "echo relay" }
+        // The HTTP listener (its event hub, NIO's event loops) and the benchmark's own HTTP clients.
+        if name.hasPrefix("http-events") { return "HTTP event hub" }
+        if name.hasPrefix("NIO-") { return "HTTP listener (NIO)" }
+        if name.hasPrefix("bench-viewer") || name.hasPrefix("bench-scraper") { return "HTTP viewers" }
         return "other"
     }
 }

@@ -1,0 +1,89 @@
+/// CPU, time and completed sales at one instant of a measured window; two make a ``WindowTally``.
+struct RunInstant {
+    let ns: UInt64
+    /// CPU seconds per thread group.
+    let cpu: [String: Double]
+    /// Busy seconds of the whole machine, and of this process.
+    let machineBusy: Double
+    let own: Double
+    /// Sales completed so far.
+    let completed: Int
+
+    static func now(completions: SharedCounter) -> RunInstant {
+        RunInstant(
+            ns: Monotonic.now(), cpu: ThreadCPU.snapshot(), machineBusy: ThreadCPU.machineBusySeconds(),
+            own: ThreadCPU.ownSeconds(), completed: completions.current)
+    }
+}
+
+/// What one or more stretches of a measured window added up to: time, CPU per thread group, sales.
+struct WindowTally {
+    var seconds = 0.0
+    var cpu: [String: Double] = [:]
+    var machineBusy = 0.0
+    var own = 0.0
+    var completed = 0
+
+    /// Adds the stretch from `start` to `end` (every thread counted alive at both ends, as CPU is read by name).
+    mutating func add(from start: RunInstant, to end: RunInstant) {
+        seconds += Monotonic.seconds(end.ns - start.ns)
+        for (name, value) in ThreadCPU.delta(start.cpu, end.cpu) { cpu[name, default: 0] += value }
+        machineBusy += end.machineBusy - start.machineBusy
+        own += end.own - start.own
+        completed += end.completed - start.completed
+    }
+
+    /// The run's measurement over this tally: its sales a second, CPU and other processes' load; latency and
+    /// replies are the clients' over the whole run. `completed` and `perSecondOver` replace the tally's own
+    /// count and seconds (a plain run counts the sales sent inside its window, over its nominal length).
+    func measurement(_ results: [LoadResult], completed: Int? = nil, perSecondOver: Double? = nil) -> RunMeasurement {
+        let sales = completed ?? self.completed
+        return RunMeasurement(
+            salesPerSecond: Double(sales) / max(1e-9, perSecondOver ?? seconds),
+            latency: LatencySummary(samples: results.flatMap(\.samples)),
+            replies: results.map(\.replies).reduce(0, +),
+            nonSuccess: results.map(\.nonSuccess).reduce(0, +),
+            firstNonSuccess: results.compactMap(\.firstNonSuccess).first,
+            replyBytes: results.map(\.replyBytes).max() ?? 0,
+            cpu: cpu,
+            otherProcessesCores: max(0, machineBusy - own) / max(1e-9, seconds),
+            measuredSeconds: seconds, completed: sales)
+    }
+}
+
+/// A measured window cut into equal slices that alternate between two conditions (off, on, off, on, ...), so
+/// that both see the same machine: the drift of a shared VM over a run (10-20% between two runs here, more
+/// than a 5% target) falls on both alike. The switch between two slices is counted in neither.
+struct AlternatingWindow {
+    let from: UInt64
+    let to: UInt64
+    /// An even number of slices, about a second each.
+    let slices: Int
+
+    init(from: UInt64, to: UInt64, seconds: Double) {
+        self.from = from
+        self.to = to
+        slices = max(2, 2 * Int((seconds / 2).rounded()))
+    }
+
+    /// Runs the slices, calling `on` before each odd one and `off` after it; returns what each condition
+    /// added up to.
+    func run(completions: SharedCounter, off: () -> Void, on: () -> Void) -> (off: WindowTally, on: WindowTally) {
+        var tallies = (off: WindowTally(), on: WindowTally())
+        let length = (to - from) / UInt64(slices)
+        for slice in 0..<slices {
+            let isOn = slice % 2 == 1
+            if isOn { on() }
+            let start = RunInstant.now(completions: completions)
+            Monotonic.sleep(until: from + length * UInt64(slice + 1))
+            let end = RunInstant.now(completions: completions)
+            if isOn {
+                tallies.on.add(from: start, to: end)
+                off()
+            } else {
+                tallies.off.add(from: start, to: end)
+            }
+        }
+        return tallies
+    }
+}
