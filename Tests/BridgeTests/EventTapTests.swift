@@ -12,7 +12,10 @@ import ZeroMQ
 struct EventTapTests {
     @Test("a turn's events travel in one tap message of one frame, each topic and body after its length, in seq order")
     func turnInOneMessage() throws {
-        let (harness, tap) = try Self.tappedBridge()
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
+        let tap = try TapReader(harness.bridge)
         defer { tap.close() }
         harness.bridge.tap.viewers(adding: 1)
         defer { harness.bridge.tap.viewers(adding: -1) }
@@ -25,7 +28,7 @@ struct EventTapTests {
             let reply = try harness.call(saleJSON(id: saleId, lane: "lane-1", amount: 100))
             #expect(reply.string("outcome") == "success")
             messages = []
-            while let frames = try tap.receive() { messages.append(frames) }
+            while let frames = try tap.socket.receive() { messages.append(frames) }
             if Self.events(in: messages, id: saleId).map(\.topic) == topics { break }
         }
         #expect(messages.allSatisfy { $0.count == 1 }, "every message is one frame: \(messages.map(\.count))")
@@ -37,7 +40,7 @@ struct EventTapTests {
         #expect(seqs.count == 4 && seqs == seqs.sorted() && Set(seqs).count == 4, "seq in order: \(seqs)")
         // `accepted` leaves when its commit is acknowledged and `forwarded` once its URL is sent, in the same turn.
         let together = messages.contains { frames in
-            let names = Self.events(in: [frames]).map(\.topic)
+            let names = TapReader.events(in: [frames]).map(\.topic)
             return names.contains("lane-1.sale.accepted") && names.contains("lane-1.sale.forwarded")
         }
         #expect(together, "accepted and forwarded of one turn in one message: \(messages.map(\.count))")
@@ -45,7 +48,10 @@ struct EventTapTests {
 
     @Test("a lanes snapshot counts today's outcomes: the sales before it, then each sale after it as well")
     func snapshotCountsToday() throws {
-        let (harness, tap) = try Self.tappedBridge()
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
+        let tap = try TapReader(harness.bridge)
         defer { tap.close() }
         for index in 0..<2 {
             #expect(
@@ -53,7 +59,7 @@ struct EventTapTests {
                     == "success")
         }
         // The journal's count, at the day's first snapshot.
-        let first = try Self.snapshot(from: tap, of: harness.bridge, after: -1)
+        let first = try tap.snapshot(after: -1)
         #expect(first.object("today")?.int("success") == 2)
         for index in 0..<3 {
             #expect(
@@ -61,57 +67,14 @@ struct EventTapTests {
                     == "success")
         }
         // Counted by the loop as each ended: the later snapshot has them all.
-        let later = try Self.snapshot(from: tap, of: harness.bridge, after: first.int("seq") ?? 0)
+        let later = try tap.snapshot(after: first.int("seq") ?? 0)
         #expect(later.object("today")?.int("success") == 5)
         #expect(later.object("today")?.count == 1, "no other outcome: \(later)")
     }
 
-    /// Asks for a `lanes` snapshot until one later than the event `seq` arrives on `tap` (a request made
-    /// before the tap's subscription took effect is lost; an earlier one answered twice is older) and returns
-    /// its body.
-    private static func snapshot(from tap: Socket, of bridge: Bridge, after seq: Int) throws -> JSONObject {
-        for _ in 0..<25 {
-            bridge.requestLanesSnapshot()
-            while let frames = try tap.receive() {
-                let events = Self.events(in: [frames])
-                if events.count == 1, events[0].topic == EventTap.snapshotTopic, (events[0].body.int("seq") ?? 0) > seq
-                {
-                    return events[0].body
-                }
-            }
-        }
-        throw SnapshotMissing()
-    }
-
-    private struct SnapshotMissing: Error {}
-
-    /// A bridge with one iOS lane, and a reader of its tap that waits 200 ms for a message.
-    private static func tappedBridge() throws -> (BridgeHarness, Socket) {
-        let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
-        ])
-        let tap = try harness.bridge.makeTapSubscriber()
-        try tap.setReceiveTimeout(200)
-        return (harness, tap)
-    }
-
     /// The events about `id`, in the order the messages carry them.
     private static func events(in messages: [[[UInt8]]], id: String) -> [(topic: String, body: JSONObject)] {
-        events(in: messages).filter { $0.body.string("id") == id }
-    }
-
-    /// Every event of `messages` (each a tap message's frames), in order; a body that is not a JSON object
-    /// is left out.
-    private static func events(in messages: [[[UInt8]]]) -> [(topic: String, body: JSONObject)] {
-        var out: [(topic: String, body: JSONObject)] = []
-        for frame in messages.joined() {
-            EventTap.forEachEvent(in: frame) { topic, body in
-                if let object = try? JSONValue.parse(Array(body)).objectValue {
-                    out.append((String(decoding: topic, as: UTF8.self), object))
-                }
-            }
-        }
-        return out
+        TapReader.events(in: messages).filter { $0.body.string("id") == id }
     }
 
     @Test("a tap message reads back as the events appended to it; one cut short reads up to the cut")

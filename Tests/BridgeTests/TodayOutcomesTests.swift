@@ -8,6 +8,14 @@ import Testing
 struct TodayOutcomesTests {
     static let monday: Int64 = 1_795_651_200_000
     static let tuesday = monday + 86_400_000
+    /// Received on Monday morning.
+    static let morning = monday + 9 * 3_600_000
+
+    static func change(_ id: String, _ outcome: String, from earlier: String? = nil, receivedMs: Int64 = morning)
+        -> TodayOutcomes.Change
+    {
+        TodayOutcomes.Change(id: id, receivedMs: receivedMs, outcome: outcome, earlier: earlier)
+    }
 
     /// A journal count that answers `counts` and remembers each day it was asked for.
     final class Journal {
@@ -25,8 +33,8 @@ struct TodayOutcomesTests {
         var today = TodayOutcomes()
         let journal = Journal(["success": 2, "failure": 1])
         #expect(today.counts(sinceMidnight: Self.monday, countJournal: journal.count) == ["success": 2, "failure": 1])
-        today.record(.init(id: "s-3", outcome: "success", earlier: nil))
-        today.record(.init(id: "s-4", outcome: "unknown", earlier: nil))
+        today.record(Self.change("s-3", "success"))
+        today.record(Self.change("s-4", "unknown"))
         journal.counts = ["success": 99]  // read again, it would say otherwise
         #expect(
             today.counts(sinceMidnight: Self.monday, countJournal: journal.count)
@@ -34,24 +42,34 @@ struct TodayOutcomesTests {
         #expect(journal.asked == [Self.monday])
     }
 
-    @Test("a late result or a resolve moves a command from its earlier outcome, never below zero")
+    @Test("a late result or a resolve moves a command received today from its earlier outcome, never below zero")
     func moves() {
         var today = TodayOutcomes()
+        _ = today.counts(sinceMidnight: Self.monday) { _ in ["unknown": 2] }
+        today.record(Self.change("s-1", "success", from: "unknown"))
+        #expect(today.counts(sinceMidnight: Self.monday) { _ in nil } == ["success": 1, "unknown": 1])
+        today.record(Self.change("s-2", "failure", from: "unknown"))
+        today.record(Self.change("s-3", "success", from: "unknown"))
+        #expect(today.counts(sinceMidnight: Self.monday) { _ in nil } == ["success": 2, "failure": 1])
+    }
+
+    @Test("a command received before midnight is not the day's: neither its outcome nor the one it leaves")
+    func receivedYesterday() {
+        var today = TodayOutcomes()
         _ = today.counts(sinceMidnight: Self.monday) { _ in ["unknown": 1] }
-        today.record(.init(id: "s-1", outcome: "success", earlier: "unknown"))
-        #expect(today.counts(sinceMidnight: Self.monday) { _ in nil } == ["success": 1])
-        // A command that ended before the day's count (yesterday's unknown) takes nothing from today's.
-        today.record(.init(id: "s-0", outcome: "failure", earlier: "unknown"))
-        #expect(today.counts(sinceMidnight: Self.monday) { _ in nil } == ["success": 1, "failure": 1])
+        // Sunday's unknown resolved on Monday; a sale received at 23:59 that ends after midnight.
+        today.record(Self.change("sunday", "success", from: "unknown", receivedMs: Self.monday - 3_600_000))
+        today.record(Self.change("late-night", "failure", receivedMs: Self.monday - 60_000))
+        #expect(today.counts(sinceMidnight: Self.monday) { _ in nil } == ["unknown": 1])
     }
 
     @Test("a new day is counted from the journal again; outcomes before any count are left to it")
     func newDay() {
         var today = TodayOutcomes()
-        today.record(.init(id: "early", outcome: "success", earlier: nil))
+        today.record(Self.change("early", "success"))
         let journal = Journal(["success": 1])
         #expect(today.counts(sinceMidnight: Self.monday, countJournal: journal.count) == ["success": 1])
-        today.record(.init(id: "s-2", outcome: "success", earlier: nil))
+        today.record(Self.change("s-2", "success"))
         journal.counts = ["declined": 1]
         #expect(today.counts(sinceMidnight: Self.tuesday, countJournal: journal.count) == ["declined": 1])
         #expect(journal.asked == [Self.monday, Self.tuesday])
@@ -62,7 +80,7 @@ struct TodayOutcomesTests {
         var today = TodayOutcomes()
         let journal = Journal(nil)
         #expect(today.counts(sinceMidnight: Self.monday, countJournal: journal.count).isEmpty)
-        today.record(.init(id: "s-1", outcome: "success", earlier: nil))
+        today.record(Self.change("s-1", "success"))
         journal.counts = ["success": 1]
         #expect(today.counts(sinceMidnight: Self.monday, countJournal: journal.count) == ["success": 1])
         #expect(journal.asked == [Self.monday, Self.monday])

@@ -83,7 +83,11 @@ extension Correlator {
                     record, outcome: final.outcome.rawValue, reply: text, summary: summary, late: final.late,
                     atMs: now)))
         if !record.isRecoveryLookup {
-            emit(.countOutcome(.init(id: record.id, outcome: final.outcome.rawValue, earlier: nil)))
+            emit(
+                .countOutcome(
+                    .init(
+                        id: record.id, receivedMs: record.receivedMs ?? now, outcome: final.outcome.rawValue,
+                        earlier: nil)))
         }
         for waiter in record.waiters where waiter != .pull { emit(.reply(waiter, bytes)) }
         emit(
@@ -125,7 +129,11 @@ extension Correlator {
             .journal(
                 store.amend(
                     stored, outcome: final.outcome.rawValue, reply: text, summary: summary, late: true, atMs: now)))
-        emit(.countOutcome(.init(id: stored.id, outcome: final.outcome.rawValue, earlier: stored.outcome)))
+        emit(
+            .countOutcome(
+                .init(
+                    id: stored.id, receivedMs: stored.createdMs, outcome: final.outcome.rawValue,
+                    earlier: stored.outcome)))
         emitEvent(.command(lane: lane, action: stored.action, .lateResult), reply)
         lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
     }

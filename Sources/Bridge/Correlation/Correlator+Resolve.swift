@@ -72,7 +72,11 @@ extension Correlator {
                 store.amend(
                     stored, outcome: outcome.rawValue, reply: text,
                     summary: ReplySummary(reply: json, fingerprint: stored.fingerprint), late: false, atMs: now)))
-        emit(.countOutcome(.init(id: stored.id, outcome: outcome.rawValue, earlier: Outcome.unknown.rawValue)))
+        emit(
+            .countOutcome(
+                .init(
+                    id: stored.id, receivedMs: stored.createdMs, outcome: outcome.rawValue,
+                    earlier: Outcome.unknown.rawValue)))
         if let lane = stored.lane {
             lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
             emitEvent(.command(lane: lane, action: stored.action, .resolved), json)

@@ -1,12 +1,15 @@
 /// Today's final commands per outcome: the `today` of a `lanes` snapshot (docs/OPERATIONS.md, "`/events`
-/// and the lanes page"). The journal counts them at the day's first snapshot; after that the loop keeps
-/// them from each outcome it carries out (after its commit, in order with its event), so that no other
-/// snapshot of the day reads the journal. A count over a busy day's commands held the loop for tens of
-/// milliseconds, for every viewer that joined (docs/PERFORMANCE.md 4b).
+/// and the lanes page"), the commands received since local midnight that ended, by outcome. The journal
+/// counts them at the day's first snapshot; after that the loop keeps them from each outcome it carries out
+/// (after its commit, in order with its event), so that no other snapshot of the day reads the journal. A
+/// count over a busy day's commands held the loop for tens of milliseconds, for every viewer that joined
+/// (docs/PERFORMANCE.md 6.14).
 struct TodayOutcomes {
     /// A command's outcome recorded, or moved from `earlier` (a late result, a resolve).
     struct Change: Equatable {
         let id: String
+        /// When the bridge received the command: one received before the day's midnight is not the day's.
+        let receivedMs: Int64
         let outcome: String
         let earlier: String?
     }
@@ -15,10 +18,10 @@ struct TodayOutcomes {
     private var midnightMs: Int64?
     private var counts: [String: Int] = [:]
 
-    /// Counts `change`: one more of its outcome, one less of its earlier one (never below zero: a command
-    /// that ended before the day's count is not in it). Nothing before the day's count, which will hold it.
+    /// Counts `change`: one more of its outcome, one less of its earlier one (never below zero). Nothing
+    /// before the day's count, which will hold it, nor for a command received before the day began.
     mutating func record(_ change: Change) {
-        guard midnightMs != nil else { return }
+        guard let midnightMs, change.receivedMs >= midnightMs else { return }
         counts[change.outcome, default: 0] += 1
         if let earlier = change.earlier, let count = counts[earlier], count > 0 { counts[earlier] = count - 1 }
     }

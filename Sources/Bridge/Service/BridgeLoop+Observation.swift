@@ -27,14 +27,17 @@ extension BridgeLoop {
         metrics.sample(inFlight: correlator.outstandingCount, unknownUnresolved: try? journal.unknownCount())
     }
 
-    /// How many commands ended today with each outcome (for the lanes page's counters; ``TodayOutcomes``):
-    /// the journal's count of those received since local midnight at the day's first snapshot, then what
-    /// the loop carried out since. Empty when the journal cannot be read.
+    /// How many commands received since local midnight ended with each outcome (for the lanes page's
+    /// counters; ``TodayOutcomes``): the journal's count at the day's first snapshot, then what the loop
+    /// carried out since. Empty when the journal cannot be read, or when turns the writer may have committed
+    /// are not carried out yet (they would be counted twice): counted at the next snapshot then.
     func todayOutcomes() -> JSONObject {
         let now = clock.nowMs()
         let date = Date(timeIntervalSince1970: Double(now) / 1000)
         let midnight = Int64(Calendar.current.startOfDay(for: date).timeIntervalSince1970 * 1000)
-        let counts = today.counts(sinceMidnight: midnight) { try? journal.outcomeCounts(sinceMs: $0) }
+        let counts = today.counts(sinceMidnight: midnight) { midnight in
+            pending.isEmpty ? try? journal.outcomeCounts(sinceMs: midnight) : nil
+        }
         return JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .number(JSONNumber($0.value))) })
     }
 

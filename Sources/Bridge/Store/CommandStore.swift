@@ -136,7 +136,7 @@ final class CommandStore {
         _ record: CommandRecord, outcome: String, reply: String, summary: ReplySummary, late: Bool, atMs now: Int64
     ) -> JournalEntry {
         records[record.id] = nil
-        stage(StoredCommand(record, createdMs: now, final: (outcome, reply)))
+        stage(StoredCommand(record, createdMs: record.receivedMs ?? now, final: (outcome, reply)))
         return .final(id: record.id, outcome: outcome, reply: reply, summary: summary, late: late, atMs: now)
     }
 

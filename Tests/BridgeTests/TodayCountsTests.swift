@@ -1,0 +1,46 @@
+import InterApp
+import TerminalSimulator
+import Testing
+
+@testable import Bridge
+
+/// The `today` counts of a `lanes` snapshot through the loop: after the day's first snapshot, a late result
+/// or a resolve moves a command from `unknown` to its outcome without a new count of the journal.
+@Suite("Today's counts: late results and resolves move a command's outcome")
+struct TodayCountsTests {
+    /// A bridge whose one lane holds a sale `slow` answered `unknown` (its host never answered in time), with
+    /// the day's first snapshot taken after it; returns the snapshot's `seq`.
+    private static func bridgeWithUnknownSale() throws -> (BridgeHarness, TapReader, Int) {
+        var behaviour = LaneBehaviour()
+        behaviour.host = .manual
+        let harness = try BridgeHarness(
+            lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)],
+            clock: ManualBridgeClock())
+        try harness.send(saleJSON(id: "slow", lane: "lane-1", amount: 4200, extra: #","timeoutMs":1000"#))
+        #expect(harness.simulator.waitForPhase(lane: "lane-1", .host, timeout: .seconds(5)))
+        harness.advance(byMs: 1001)
+        #expect(try harness.reply(to: "slow").string("outcome") == "unknown")
+        let tap = try TapReader(harness.bridge)
+        let first = try tap.today(after: -1)
+        #expect(first.counts == ["unknown": 1], "the journal's count: \(first.counts)")
+        return (harness, tap, first.seq)
+    }
+
+    @Test("a late result moves the sale from unknown to its outcome")
+    func lateResult() throws {
+        let (harness, tap, seq) = try Self.bridgeWithUnknownSale()
+        defer { tap.close() }
+        harness.simulator.release(lane: "lane-1")
+        try harness.event("lane-1.sale.late_result") { $0.string("id") == "slow" }
+        #expect(try tap.today(after: seq).counts == ["success": 1])
+    }
+
+    @Test("a resolve moves the sale from unknown to the outcome given")
+    func resolve() throws {
+        let (harness, tap, seq) = try Self.bridgeWithUnknownSale()
+        defer { tap.close() }
+        let answer = try harness.call(#"{"id":"r-1","action":"resolve","ref":"slow","outcome":"failure"}"#)
+        #expect(answer.string("outcome") == "success", "\(answer)")
+        #expect(try tap.today(after: seq).counts == ["failure": 1])
+    }
+}
