@@ -6,13 +6,13 @@ struct RunInstant {
     /// Busy seconds of the whole machine, and of this process.
     let machineBusy: Double
     let own: Double
-    /// Sales completed so far.
+    /// Sales completed so far (0 when they are not counted as they complete).
     let completed: Int
 
-    static func now(completions: SharedCounter) -> RunInstant {
+    static func now(completions: SharedCounter?) -> RunInstant {
         RunInstant(
             ns: Monotonic.now(), cpu: ThreadCPU.snapshot(), machineBusy: ThreadCPU.machineBusySeconds(),
-            own: ThreadCPU.ownSeconds(), completed: completions.current)
+            own: ThreadCPU.ownSeconds(), completed: completions?.current ?? 0)
     }
 }
 
@@ -53,7 +53,8 @@ struct WindowTally {
 
 /// A measured window cut into equal slices that alternate between two conditions (off, on, off, on, ...), so
 /// that both see the same machine: the drift of a shared VM over a run (10-20% between two runs here, more
-/// than a 5% target) falls on both alike. The switch between two slices is counted in neither.
+/// than a 5% target) falls on both alike. The switches are counted in neither: a slice starts once `on` has
+/// returned (for the HTTP clients: once every viewer has its first bytes) and ends before `off`.
 struct AlternatingWindow {
     let from: UInt64
     let to: UInt64

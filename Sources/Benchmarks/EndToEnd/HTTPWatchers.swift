@@ -37,15 +37,19 @@ final class HTTPWatchers: @unchecked Sendable {
         self.port = port.load(ordering: .relaxed)
     }
 
-    /// Starts the scraper and the viewers.
+    /// Starts the scraper and the viewers; returns once each viewer has read its first bytes (its `lanes`
+    /// snapshot) or failed, or after 5 s: what joining costs is not what following costs.
     func attach() {
         guard attached == 0 else { return }
         detaching.store(false, ordering: .relaxed)
         let port = port
+        let joined = DispatchSemaphore(value: 0)
         for index in 0..<Self.viewers {
-            start("bench-viewer-\(index)") { [self] in follow(port: port) }
+            start("bench-viewer-\(index)") { [self] in follow(port: port, joined: joined) }
         }
         start("bench-scraper") { [self] in scrape(port: port) }
+        let deadline = DispatchTime.now() + 5
+        for _ in 0..<Self.viewers where joined.wait(timeout: deadline) == .timedOut { break }
     }
 
     /// Stops the scraper and the viewers and waits until their threads have ended.
@@ -80,7 +84,9 @@ final class HTTPWatchers: @unchecked Sendable {
         }.start()
     }
 
-    private func follow(port: Int) {
+    private func follow(port: Int, joined: DispatchSemaphore) {
+        var hasJoined = false
+        defer { if !hasJoined { joined.signal() } }
         guard let connection = try? LoopbackHTTP(port: port, timeoutMs: 200),
             (try? connection.get("/events", closing: false)) != nil
         else { return }
@@ -88,7 +94,12 @@ final class HTTPWatchers: @unchecked Sendable {
         while !detaching.load(ordering: .relaxed) {
             let count = connection.receive(into: &buffer)
             if count == 0 { return }
-            if count > 0 { counts.withLock { $0.eventBytes += count } }
+            guard count > 0 else { continue }
+            counts.withLock { $0.eventBytes += count }
+            if !hasJoined {
+                hasJoined = true
+                joined.signal()
+            }
         }
     }
 

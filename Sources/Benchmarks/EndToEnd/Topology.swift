@@ -226,7 +226,8 @@ enum TopologyRun {
         let end = measureFrom + UInt64(shape.seconds * 1e9)
         let clients = max(1, min(shape.clients, shape.lanes))
         var workers: [Worker<LoadResult>] = []
-        let completions = SharedCounter()
+        // Counted as they complete only where slices need it (one atomic for every client otherwise).
+        let completions = watchers.map { _ in SharedCounter() }
         for client in 0..<clients {
             let lanes = Array(stride(from: client, to: shape.lanes, by: clients))
             let plan = LoadPlan(
@@ -240,15 +241,15 @@ enum TopologyRun {
         let windowEnd = end - min(UInt64(20_000_000), (end - measureFrom) / 10)
         let measured: WindowTally
         var baseline: WindowTally?
-        if let watchers {
+        if let watchers, let completions {
             let halves = AlternatingWindow(from: measureFrom, to: windowEnd, seconds: shape.seconds)
                 .run(completions: completions, off: { watchers.detach() }, on: { watchers.attach() })
             (measured, baseline) = (halves.on, halves.off)
         } else {
             var window = WindowTally()
-            let opened = RunInstant.now(completions: completions)
+            let opened = RunInstant.now(completions: nil)
             Monotonic.sleep(until: windowEnd)
-            window.add(from: opened, to: RunInstant.now(completions: completions))
+            window.add(from: opened, to: RunInstant.now(completions: nil))
             measured = window
         }
         let results = workers.map { $0.join() }
