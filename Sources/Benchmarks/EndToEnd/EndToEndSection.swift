@@ -27,6 +27,7 @@ struct EndToEndSection {
         case pacedEchoWide = "paced-echo-wide"
         case pacedRawWide = "paced-raw-wide"
         case simHTTP = "sim-http"
+        case simSubscriber = "sim-sub"
     }
 
     func run() -> SectionResult {
@@ -88,6 +89,7 @@ struct EndToEndSection {
         let replyBytes = normal?.replyBytes ?? 600
         out.notes.append("e2e: bridge reply \(replyBytes) B; the raw relay replies with the same size")
         let withHTTP = measure(.simHTTP, .bridgeWithSimulatorAndHTTP, paced: false, replyBytes: 0)
+        let withSubscriber = measure(.simSubscriber, .bridgeWithSimulatorAndSubscriber, paced: false, replyBytes: 0)
         let full = measure(.simFull, .bridgeWithSimulator(.full), paced: false, replyBytes: 0)
         let curve = measure(.simCurve, .bridgeWithSimulatorCurve(.normal), paced: false, replyBytes: 0)
         let echo = measure(.echo, .bridgeWithEcho(.normal), paced: false, replyBytes: 0)
@@ -115,6 +117,16 @@ struct EndToEndSection {
                     value: Format.rate(withHTTP.salesPerSecond),
                     baseline: "\(Format.rate(without.salesPerSecond)) without", ratio: ratio,
                     target: ">= 0.95x without", verdict: ratio >= 0.95 ? .met : .notMet))
+        }
+        if let withSubscriber, let without = withSubscriber.baseline {
+            out.rows.append(
+                Row(
+                    section: section,
+                    figure: "sales/s, bridge+simulator with a subscriber to every event (SUB over tcp), in alternate "
+                        + "slices of one run",
+                    value: Format.rate(withSubscriber.salesPerSecond),
+                    baseline: "\(Format.rate(without.salesPerSecond)) without",
+                    ratio: withSubscriber.salesPerSecond / without.salesPerSecond))
         }
         if let raw {
             let rawRate = "\(Format.rate(raw.salesPerSecond)) raw"

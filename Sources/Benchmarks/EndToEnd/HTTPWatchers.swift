@@ -9,7 +9,7 @@ import Synchronization
 /// Prometheus scrape of `/metrics` every second and ``viewers`` clients following `/events`, each on a
 /// thread of its own reading what arrives (as a browser would). The listener runs from `init` to ``stop()``;
 /// the clients come and go with ``attach()`` and ``detach()``, so that one run can alternate with and without.
-final class HTTPWatchers: @unchecked Sendable {
+final class HTTPWatchers: SliceClients, @unchecked Sendable {
     static let viewers = 10
 
     private let task: Task<Void, any Error>
@@ -72,6 +72,11 @@ final class HTTPWatchers: @unchecked Sendable {
         }
         done.wait()
         return counts.withLock { $0 }
+    }
+
+    func finish() -> String {
+        let (scrapes, bytes) = stop()
+        return "\(scrapes) scrapes of /metrics, \(bytes / 1024) KiB of events read by the viewers"
     }
 
     private func start(_ name: String, _ body: @escaping @Sendable () -> Void) {

@@ -14,6 +14,9 @@ enum Topology: Sendable, CustomStringConvertible {
     /// The same with the HTTP listener on; scraped every second and followed by 10 `/events` viewers in every
     /// other slice of the measured window (``AlternatingWindow``), not followed in the slices between.
     case bridgeWithSimulatorAndHTTP
+    /// The same with a subscriber to every event on the events socket (``EventSubscriber``) in every other
+    /// slice of the measured window.
+    case bridgeWithSimulatorAndSubscriber
     /// The bridge, with echo relays behind it: the bridge's own cost without the simulator's.
     case bridgeWithEcho(JournalSync)
     /// The raw relay with echo relays: the same frames with no bridge logic (the limit). The relay shares the
@@ -31,6 +34,8 @@ enum Topology: Sendable, CustomStringConvertible {
         case .bridgeWithSimulatorAndHTTP:
             "bridge + simulator + HTTP (a scrape a second, \(HTTPWatchers.viewers) /events viewers, "
                 + "in alternate slices), journal normal"
+        case .bridgeWithSimulatorAndSubscriber:
+            "bridge + simulator + a subscriber to every event (SUB, tcp, in alternate slices), journal normal"
         case .bridgeWithEcho(let sync): "bridge + echo relays, journal \(sync.rawValue)"
         case .raw: "raw relay + echo relays"
         case .rawOwnContext: "raw relay on its own libzmq context + echo relays"
@@ -111,9 +116,10 @@ enum TopologyRun {
 
         let endpoint: String
         var curve: BenchCurve?
-        var watchers: HTTPWatchers?
+        var sliceClients: (any SliceClients)?
         switch topology {
-        case .bridgeWithSimulator, .bridgeWithSimulatorCurve, .bridgeWithSimulatorAndHTTP:
+        case .bridgeWithSimulator, .bridgeWithSimulatorCurve, .bridgeWithSimulatorAndHTTP,
+            .bridgeWithSimulatorAndSubscriber:
             let sync: JournalSync
             switch topology {
             case .bridgeWithSimulator(let chosen): sync = chosen
@@ -135,16 +141,22 @@ enum TopologyRun {
             let threads = ThreadCPU.threadIds()
             let endpoints = try simulator.start()
             ThreadCPU.label(threadsSince: threads, as: "simulator")
-            let (command, bridge) = try startBridge(
+            let (bound, bridge) = try startBridge(
                 lanes: (0..<shape.lanes).map { endpoints[Wire.laneId($0)]! }, sync: sync, folder: shape.journalFolder,
                 curve: curve, teardown: &teardown)
-            endpoint = command
-            if case .bridgeWithSimulatorAndHTTP = topology {
+            endpoint = bound.command
+            switch topology {
+            case .bridgeWithSimulatorAndHTTP:
                 let threads = ThreadCPU.threadIds()
                 let started = try HTTPWatchers(bridge: bridge)
                 ThreadCPU.label(threadsSince: threads, as: "http")
                 teardown.append { _ = started.stop() }
-                watchers = started
+                sliceClients = started
+            case .bridgeWithSimulatorAndSubscriber:
+                let subscriber = EventSubscriber(context: context, endpoint: bound.events)
+                teardown.append { subscriber.detach() }
+                sliceClients = subscriber
+            default: break
             }
             for lane in 0..<shape.lanes where !simulator.waitForHello(lane: Wire.laneId(lane), timeout: .seconds(30)) {
                 throw BenchError("lane \(Wire.laneId(lane)) never connected to the bridge")
@@ -154,7 +166,7 @@ enum TopologyRun {
             teardown.append { echo.stopAndJoin() }
             endpoint = try startBridge(
                 lanes: echo.endpoints, sync: sync, folder: shape.journalFolder, teardown: &teardown
-            ).command
+            ).bound.command
             guard echo.readiness.waitForAll(timeoutSeconds: 30) else {
                 throw BenchError("not every echo relay heard the bridge's hello")
             }
@@ -171,18 +183,15 @@ enum TopologyRun {
             }
         }
         var measurement = try drive(
-            endpoint: endpoint, context: context, shape: shape, curve: curve.map(\.client), alternating: watchers)
-        if let watchers {
-            let (scrapes, bytes) = watchers.stop()
-            measurement.note = "\(scrapes) scrapes of /metrics, \(bytes / 1024) KiB of events read by the viewers"
-        }
+            endpoint: endpoint, context: context, shape: shape, curve: curve.map(\.client), alternating: sliceClients)
+        if let sliceClients { measurement.note = sliceClients.finish() }
         return measurement
     }
 
-    /// Starts an in-process bridge on `lanes` (relay endpoints); returns its command endpoint.
+    /// Starts an in-process bridge on `lanes` (relay endpoints); returns its bound endpoints and the bridge.
     private static func startBridge(
         lanes: [String], sync: JournalSync, folder: String, curve: BenchCurve? = nil, teardown: inout [() -> Void]
-    ) throws -> (command: String, bridge: Bridge) {
+    ) throws -> (bound: BoundEndpoints, bridge: Bridge) {
         // A folder per bridge, removed whole: nothing of the journal can outlive the run.
         let runFolder = (folder as NSString).appendingPathComponent("bench-e2e-\(UUID().uuidString)")
         let journal = (runFolder as NSString).appendingPathComponent("journal.sqlite")
@@ -211,15 +220,15 @@ enum TopologyRun {
             bridge.halt()
             try? FileManager.default.removeItem(atPath: runFolder)
         }
-        return (bound.command, bridge)
+        return (bound, bridge)
     }
 
     /// Runs the load clients against `endpoint` for the warm-up and the measured window. With `alternating`,
-    /// the window is cut into ``AlternatingWindow`` slices, its clients attached in every other one: the
+    /// the window is cut into ``AlternatingWindow`` slices, those clients attached in every other one: the
     /// measurement is of the slices with them, its ``RunMeasurement/baseline`` of those without.
     static func drive(
         endpoint: String, context: Context, shape: RunShape, curve: ClientCurve? = nil,
-        alternating watchers: HTTPWatchers? = nil
+        alternating watchers: (any SliceClients)? = nil
     ) throws -> RunMeasurement {
         let start = Monotonic.now()
         let measureFrom = start + UInt64(shape.warmupSeconds * 1e9)

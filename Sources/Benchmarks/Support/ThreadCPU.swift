@@ -133,6 +133,7 @@ enum ThreadCPU {
         if name.hasPrefix("http-events") { return "HTTP event hub" }
         if name.hasPrefix("NIO-") { return "HTTP listener (NIO)" }
         if name.hasPrefix("bench-viewer") || name.hasPrefix("bench-scraper") { return "HTTP viewers" }
+        if name.hasPrefix("bench-subscribe") { return "event subscriber" }  // the kernel keeps 15 bytes
         return "other"
     }
 }
