@@ -24,6 +24,10 @@ struct JournalFaultTests {
     @Test("while the journal cannot be written: new sales are refused and never sent, results wait, then all resumes")
     func writeFailureHoldsAndResumes() throws {
         let harness = try BridgeHarness(lanes: [Self.quietLane(), Self.quietLane("lane-2")])
+        let tap = try TapReader(harness.bridge)
+        defer { tap.close() }
+        let firstCount = try tap.today(after: -1)
+        #expect(firstCount.counts.isEmpty, "nothing ended yet: \(firstCount.counts)")
         try harness.send(saleJSON(id: "before", lane: "lane-1", amount: 700))
         try harness.event("lane-1.sale.delivered") { $0.string("id") == "before" }
         // Another connection takes the write lock: every write of the bridge fails (busy) as on a full disk.
@@ -46,6 +50,8 @@ struct JournalFaultTests {
         try harness.send(saleJSON(id: "after", lane: "lane-2", amount: 100))
         try harness.event("lane-2.sale.delivered") { $0.string("id") == "after" }
         #expect(harness.simulator.openedURLs(lane: "lane-2").count == 1)
+        // Today's counts: the result held through the failure counted once, the refused sales not at all.
+        #expect(try tap.today(after: firstCount.seq).counts == ["success": 1])
     }
 
     @Test(
