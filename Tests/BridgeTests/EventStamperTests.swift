@@ -47,6 +47,21 @@ struct EventStamperTests {
         #expect(Self.text(.serialized(Array("{}".utf8)), stamper: &first).hasSuffix("+00:00\"}"))
     }
 
+    @Test("each event carries its own millisecond, whether the one before had the same or another")
+    func timeOfEach() throws {
+        var stamper = EventStamper(epoch: 1)
+        var times: [String] = []
+        for ms in [Self.nowMs, Self.nowMs, Self.nowMs + 1, Self.nowMs + 86_400_000, Self.nowMs + 1] {
+            let body = stamper.stamped(.object(JSONObject()), nowMs: ms)
+            times.append(try #require(try JSONValue.parse(body).objectValue?.string("time")))
+        }
+        #expect(
+            times
+                == [Self.nowMs, Self.nowMs, Self.nowMs + 1, Self.nowMs + 86_400_000, Self.nowMs + 1].map {
+                    Timestamp.iso8601(ms: $0)
+                })
+    }
+
     @Test("a skipped event uses its seq: the next one built carries the one after")
     func skip() {
         var stamper = EventStamper(epoch: 1)

@@ -4,6 +4,9 @@ import InterApp
 struct EventStamper {
     let epoch: Int
     private(set) var seq: Int = 0
+    /// The millisecond of the last `time` written, and its text: under load dozens of events share one.
+    private var timeMs: Int64?
+    private var timeText: [UInt8] = []
 
     init(epoch: Int) { self.epoch = epoch }
 
@@ -23,7 +26,12 @@ struct EventStamper {
         out.append(contentsOf: #","epoch":"#.utf8)
         out.append(contentsOf: String(epoch).utf8)
         out.append(contentsOf: #","time":""#.utf8)
-        Timestamp.appendISO8601(ms: nowMs, to: &out)
+        if timeMs != nowMs {
+            timeText.removeAll(keepingCapacity: true)
+            Timestamp.appendISO8601(ms: nowMs, to: &timeText)
+            timeMs = nowMs
+        }
+        out.append(contentsOf: timeText)
         out.append(UInt8(ascii: "\""))
         body.appendMembers(to: &out)
         out.append(UInt8(ascii: "}"))
