@@ -12,9 +12,7 @@ import ZeroMQ
 struct EventTapTests {
     @Test("a turn's events travel in one tap message of one frame, each topic and body after its length, in seq order")
     func turnInOneMessage() throws {
-        let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
-        ])
+        let harness = try Self.oneLane()
         let tap = try TapReader(harness.bridge)
         defer { tap.close() }
         harness.bridge.tap.viewers(adding: 1)
@@ -48,9 +46,7 @@ struct EventTapTests {
 
     @Test("a lanes snapshot counts today's outcomes: the sales before it, then each sale after it as well")
     func snapshotCountsToday() throws {
-        let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
-        ])
+        let harness = try Self.oneLane()
         let tap = try TapReader(harness.bridge)
         defer { tap.close() }
         for index in 0..<2 {
@@ -70,6 +66,11 @@ struct EventTapTests {
         let later = try tap.snapshot(after: first.int("seq") ?? 0)
         #expect(later.object("today")?.int("success") == 5)
         #expect(later.object("today")?.count == 1, "no other outcome: \(later)")
+    }
+
+    /// A bridge with one iOS lane, `lane-1`.
+    private static func oneLane() throws -> BridgeHarness {
+        try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
     }
 
     /// The events about `id`, in the order the messages carry them.
