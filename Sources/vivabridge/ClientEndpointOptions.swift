@@ -20,8 +20,9 @@ struct ClientEndpointOptions: ParsableArguments {
     @Option(name: .customLong("key-file"), help: "This client's CURVE secret key file (a bridge with security).")
     var keyFile: String?
 
+    // Unconditional: a Z85 key may begin with `-` (one in 85 does), which would otherwise read as an option.
     @Option(
-        name: .customLong("server-key"),
+        name: .customLong("server-key"), parsing: .unconditional,
         help: "The bridge's CURVE public key: 40 characters of Z85, or its .pub file (default: from --config).")
     var serverKey: String?
 

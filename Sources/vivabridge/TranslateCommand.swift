@@ -18,7 +18,7 @@ struct TranslateCommand: ParsableCommand {
         help: "The JSON command, for example '{\"id\":\"a\",\"lane\":\"l\",\"action\":\"sale\",\"amount\":1200}'.")
     var json: String?
 
-    @Option(name: .customLong("merchant-key"), help: "The lane's merchant key.")
+    @Option(name: .customLong("merchant-key"), parsing: .unconditional, help: "The lane's merchant key.")
     var merchantKey = "SG23323424EXS3"
 
     @Option(name: .customLong("app-id"), help: "The store app's id.")

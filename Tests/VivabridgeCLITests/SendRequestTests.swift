@@ -193,3 +193,13 @@ struct SendRequestTests {
         #expect(SendReport.render(rejected).contains("error  unknown_lane: lane x is not configured"))
     }
 }
+
+@Suite("vivabridge send: CURVE options")
+struct SendCurveOptionTests {
+    @Test("a server key that begins with '-' (a Z85 character) is read as the key, not as an option")
+    func serverKeyWithLeadingDash() throws {
+        let key = "-" + String(repeating: "a", count: 39)
+        let options = try ClientEndpointOptions.parse(["--key-file", "pos.key", "--server-key", key])
+        #expect(options.serverKey == key)
+    }
+}
