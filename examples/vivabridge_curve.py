@@ -14,7 +14,8 @@ def add_arguments(parser):
     parser.add_argument("--key-file", default=os.environ.get("VIVABRIDGE_KEY_FILE"),
                         help="this client's CURVE secret key file (a bridge with security)")
     parser.add_argument("--server-key", default=os.environ.get("VIVABRIDGE_SERVER_KEY"),
-                        help="the bridge's CURVE public key: 40 characters of Z85, or its .pub file")
+                        help="the bridge's CURVE public key: 40 characters of Z85, or its .pub file "
+                             "(a key that begins with '-' is given as --server-key=KEY)")
 
 
 def _read_key(text_or_path, what):
