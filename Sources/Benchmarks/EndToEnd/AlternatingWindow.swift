@@ -3,15 +3,17 @@ struct RunInstant {
     let ns: UInt64
     /// CPU seconds per thread group.
     let cpu: [String: Double]
-    /// Busy seconds of the whole machine, and of this process.
+    /// Busy seconds of the whole machine, seconds the hypervisor took from it, and this process's busy seconds.
     let machineBusy: Double
+    let steal: Double
     let own: Double
     /// Sales completed so far (0 when they are not counted as they complete).
     let completed: Int
 
     static func now(completions: SharedCounter?) -> RunInstant {
-        RunInstant(
-            ns: Monotonic.now(), cpu: ThreadCPU.snapshot(), machineBusy: ThreadCPU.machineBusySeconds(),
+        let machine = ThreadCPU.machineSeconds()
+        return RunInstant(
+            ns: Monotonic.now(), cpu: ThreadCPU.snapshot(), machineBusy: machine.busy, steal: machine.steal,
             own: ThreadCPU.ownSeconds(), completed: completions?.current ?? 0)
     }
 }
@@ -21,6 +23,7 @@ struct WindowTally {
     var seconds = 0.0
     var cpu: [String: Double] = [:]
     var machineBusy = 0.0
+    var steal = 0.0
     var own = 0.0
     var completed = 0
 
@@ -29,6 +32,7 @@ struct WindowTally {
         seconds += Monotonic.seconds(end.ns - start.ns)
         for (name, value) in ThreadCPU.delta(start.cpu, end.cpu) { cpu[name, default: 0] += value }
         machineBusy += end.machineBusy - start.machineBusy
+        steal += end.steal - start.steal
         own += end.own - start.own
         completed += end.completed - start.completed
     }
@@ -47,6 +51,7 @@ struct WindowTally {
             replyBytes: results.map(\.replyBytes).max() ?? 0,
             cpu: cpu,
             otherProcessesCores: max(0, machineBusy - own) / max(1e-9, seconds),
+            stealCores: max(0, steal) / max(1e-9, seconds),
             measuredSeconds: seconds, completed: sales)
     }
 }

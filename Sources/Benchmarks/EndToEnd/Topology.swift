@@ -68,6 +68,8 @@ struct RunMeasurement: Sendable {
     var cpu: [String: Double]
     /// Cores other processes on the machine kept busy during the measured window.
     var otherProcessesCores: Double
+    /// Cores the hypervisor took from this virtual machine (steal) during the measured window.
+    var stealCores: Double
     var measuredSeconds: Double
 
     /// Sales completed in the measured window.
@@ -101,7 +103,8 @@ struct RunMeasurement: Sendable {
             "\(name) \(Format.micros(seconds / sales * 1e6))"
         }
         return "\(label): this process kept \(String(format: "%.2f", total / measuredSeconds)) cores busy, "
-            + "other processes \(String(format: "%.2f", otherProcessesCores)); "
+            + "other processes \(String(format: "%.2f", otherProcessesCores)), "
+            + "steal \(String(format: "%.2f", stealCores)); "
             + "\(Format.micros(total / sales * 1e6)) CPU per sale (\(parts.joined(separator: ", ")))"
     }
 }

@@ -26,17 +26,18 @@ enum ThreadCPU {
         return out
     }
 
-    /// CPU seconds the whole machine spent busy (`/proc/stat`: everything but idle and iowait), so a run can
-    /// say how much of the 2 cores other processes took while it measured.
-    static func machineBusySeconds() -> Double {
+    /// CPU seconds the whole machine spent busy (`/proc/stat`: user, nice, system, irq, softirq) and those
+    /// the hypervisor took from its virtual CPUs (steal), so a run can say how much of the 2 cores other
+    /// processes, and other guests of the host, took while it measured.
+    static func machineSeconds() -> (busy: Double, steal: Double) {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
             let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") })
-        else { return 0 }
+        else { return (0, 0) }
         let values = line.split(separator: " ").dropFirst().compactMap { Double($0) }
-        guard values.count >= 8 else { return 0 }
+        guard values.count >= 8 else { return (0, 0) }
         // user nice system idle iowait irq softirq steal
-        let busy = values[0] + values[1] + values[2] + values[5] + values[6] + values[7]
-        return busy / Double(sysconf(Int32(_SC_CLK_TCK)))
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return ((values[0] + values[1] + values[2] + values[5] + values[6]) / ticks, values[7] / ticks)
     }
 
     /// CPU seconds of this process, every thread, including those that ended.
