@@ -1,35 +1,26 @@
-/// CPU, time and completed sales at one instant of a measured window; two make a ``WindowTally``.
-struct RunInstant {
-    let ns: UInt64
-    /// CPU seconds per thread group.
-    let cpu: [String: Double]
-    /// Busy seconds of the whole machine, seconds the hypervisor took from it, and this process's busy seconds.
-    let machineBusy: Double
-    let steal: Double
-    let own: Double
-    /// Sales completed so far (0 when they are not counted as they complete).
-    let completed: Int
-
-    static func now(completions: SharedCounter?) -> RunInstant {
-        let machine = ThreadCPU.machineSeconds()
-        return RunInstant(
-            ns: Monotonic.now(), cpu: ThreadCPU.snapshot(), machineBusy: machine.busy, steal: machine.steal,
-            own: ThreadCPU.ownSeconds(), completed: completions?.current ?? 0)
-    }
-}
-
-/// What one or more stretches of a measured window added up to: time, CPU per thread group, sales.
+/// What a run's counters read: time, CPU per thread group (by thread name), the machine's busy and stolen
+/// seconds, this process's, and completed sales. Read at one instant (``now(completions:)``) they count from
+/// boot; added up over stretches of a window (``add(from:to:)``), they are what those stretches took.
 struct WindowTally {
     var seconds = 0.0
     var cpu: [String: Double] = [:]
     var machineBusy = 0.0
     var steal = 0.0
     var own = 0.0
+    /// Sales completed (0 where they are not counted as they complete).
     var completed = 0
 
-    /// Adds the stretch from `start` to `end` (every thread counted alive at both ends, as CPU is read by name).
-    mutating func add(from start: RunInstant, to end: RunInstant) {
-        seconds += Monotonic.seconds(end.ns - start.ns)
+    /// The counters now.
+    static func now(completions: SharedCounter?) -> WindowTally {
+        let machine = ThreadCPU.machineSeconds()
+        return WindowTally(
+            seconds: Monotonic.seconds(Monotonic.now()), cpu: ThreadCPU.snapshot(), machineBusy: machine.busy,
+            steal: machine.steal, own: ThreadCPU.ownSeconds(), completed: completions?.current ?? 0)
+    }
+
+    /// Adds the stretch between two readings (every thread counted alive at both ends, as CPU is read by name).
+    mutating func add(from start: WindowTally, to end: WindowTally) {
+        seconds += end.seconds - start.seconds
         for (name, value) in ThreadCPU.delta(start.cpu, end.cpu) { cpu[name, default: 0] += value }
         machineBusy += end.machineBusy - start.machineBusy
         steal += end.steal - start.steal
@@ -80,9 +71,9 @@ struct AlternatingWindow {
         for slice in 0..<slices {
             let isOn = slice % 2 == 1
             if isOn { on() }
-            let start = RunInstant.now(completions: completions)
+            let start = WindowTally.now(completions: completions)
             Monotonic.sleep(until: from + length * UInt64(slice + 1))
-            let end = RunInstant.now(completions: completions)
+            let end = WindowTally.now(completions: completions)
             if isOn {
                 tallies.on.add(from: start, to: end)
                 off()

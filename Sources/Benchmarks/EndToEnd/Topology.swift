@@ -259,9 +259,9 @@ enum TopologyRun {
             (measured, baseline) = (halves.on, halves.off)
         } else {
             var window = WindowTally()
-            let opened = RunInstant.now(completions: nil)
+            let opened = WindowTally.now(completions: nil)
             Monotonic.sleep(until: windowEnd)
-            window.add(from: opened, to: RunInstant.now(completions: nil))
+            window.add(from: opened, to: WindowTally.now(completions: nil))
             measured = window
         }
         let results = workers.map { $0.join() }
