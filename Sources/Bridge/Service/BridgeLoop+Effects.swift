@@ -38,7 +38,7 @@ extension BridgeLoop {
             switch report {
             case .committed(let number):
                 correlator.journalCommitted(through: number)
-                perform(pending.takeCommitted(through: number))
+                for effects in pending.takeCommitted(through: number) { perform(effects) }
             case .failed(_, let problem):
                 writer.takeFailure()
                 let uncommitted = pending.takeAll()

@@ -29,12 +29,13 @@ struct PendingTurns {
     }
 
     /// Removes the turns the writer committed (through `number`) and those that only waited for them;
-    /// returns their effects, in order.
-    mutating func takeCommitted(through number: UInt64) -> [Effect] {
-        var effects: [Effect] = []
+    /// returns their effects, a turn's each, in order. Each turn's array is handed over as it is: joining
+    /// them copied every effect (a retain and a release of each payload, about a µs a sale).
+    mutating func takeCommitted(through number: UInt64) -> [[Effect]] {
+        var effects: [[Effect]] = []
         while let first = turns.first {
             if let turn = first.number, turn > number { break }
-            effects += first.effects
+            effects.append(first.effects)
             turns.removeFirst()
         }
         return effects
