@@ -8,7 +8,8 @@ import ZeroMQ
 
 /// Fans the bridge's events out to `/events` viewers as server-sent events: one thread reads the
 /// bridge's event tap (the frames its loop already built) and hands each viewer a copy. A new viewer
-/// asks the loop for a `lanes` snapshot and gets only the events after it.
+/// asks the loop for a `lanes` snapshot and gets only the events after it. A viewer may follow only the
+/// topics its `topic` prefixes take (``EventTap/shows(_:to:)``); its snapshot then has only their lanes.
 final class EventHub: Sendable {
     /// The most writes one viewer may have waiting (each up to ``batchLimit`` events); a viewer that
     /// reads slower loses the oldest (its `seq` shows the gap).
@@ -16,6 +17,8 @@ final class EventHub: Sendable {
 
     private struct Viewer {
         let continuation: AsyncStream<ByteBuffer>.Continuation
+        /// The topics it follows; nil: every event.
+        let filter: TopicPrefixes?
         /// False until its snapshot was sent: events before it are not its own.
         var started = false
         /// When its snapshot was last asked for (asked again if none came: a request made before the
@@ -39,9 +42,9 @@ final class EventHub: Sendable {
         self.logger = logger
     }
 
-    /// A new viewer's stream: its `lanes` snapshot first, then every event after it. Nil once the hub
-    /// is closed or the bridge's loop has ended.
-    func subscribe() -> AsyncStream<ByteBuffer>? {
+    /// A new viewer's stream: its `lanes` snapshot first, then every event after it that `filter` shows
+    /// (nil: every event). Nil once the hub is closed or the bridge's loop has ended.
+    func subscribe(filter: TopicPrefixes?) -> AsyncStream<ByteBuffer>? {
         guard bridge.live.phase != .stopped else { return nil }
         let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(
             bufferingPolicy: .bufferingNewest(Self.viewerBuffer))
@@ -49,13 +52,13 @@ final class EventHub: Sendable {
             guard !state.closed else { return (nil, false) }
             let id = state.nextId
             state.nextId += 1
-            state.viewers[id] = Viewer(continuation: continuation)
+            state.viewers[id] = Viewer(continuation: continuation, filter: filter)
             let start = !state.readerRunning
             state.readerRunning = true
             return (id, start)
         }
         guard let id else { return nil }
-        bridge.tap.viewers(adding: 1)
+        bridge.tap.viewerJoined(filter: filter)
         continuation.onTermination = { [weak self] _ in self?.remove(id) }
         if startReader { startReading() }
         bridge.requestLanesSnapshot()
@@ -73,8 +76,8 @@ final class EventHub: Sendable {
     }
 
     private func remove(_ id: Int) {
-        let removed = state.withLock { $0.viewers.removeValue(forKey: id) != nil }
-        if removed { bridge.tap.viewers(adding: -1) }
+        guard let removed = state.withLock({ $0.viewers.removeValue(forKey: id) }) else { return }
+        bridge.tap.viewerLeft(filter: removed.filter)
     }
 
     private func startReading() {
@@ -108,7 +111,7 @@ final class EventHub: Sendable {
                 // event: at thousands of events a second the writes, not the events, would cost (a
                 // person watching a page does not see 50 ms).
                 Thread.sleep(forTimeInterval: Double(Self.batchWindowMs) / 1000)
-                var batch: [UInt8] = []
+                var batches = startedBatches()
                 var taken = 0
                 while taken < Self.batchLimit, let frames = try socket.receive(wait: false) {
                     // A turn's events, or a snapshot alone (EventTap).
@@ -116,16 +119,16 @@ final class EventHub: Sendable {
                         EventTap.forEachEvent(in: message) { topic, body in
                             taken += 1
                             if topic.elementsEqual(snapshotTopic) {
-                                sendToStarted(batch)
-                                batch.removeAll(keepingCapacity: true)
-                                sendSnapshot(Self.message(topic: topic, body: body))
+                                sendToStarted(batches)
+                                sendSnapshot(topic: topic, body: body)
+                                batches = startedBatches()
                             } else {
-                                Self.append(topic: topic, body: body, to: &batch)
+                                batches.add(topic: topic, body: body)
                             }
                         }
                     }
                 }
-                sendToStarted(batch)
+                sendToStarted(batches)
             } catch {
                 return
             }
@@ -151,21 +154,47 @@ final class EventHub: Sendable {
     /// How long the reader gathers events before it writes them to the viewers.
     static let batchWindowMs = 50
 
-    private func sendToStarted(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
-        let buffer = ByteBuffer(bytes: bytes)
+    /// Empty batches for the viewers started now: one for those without a filter, one a distinct filter.
+    private func startedBatches() -> ViewerBatches {
         state.withLock { state in
-            for viewer in state.viewers.values where viewer.started { viewer.continuation.yield(buffer) }
+            ViewerBatches(filters: state.viewers.values.lazy.filter(\.started).map(\.filter))
         }
     }
 
-    private func sendSnapshot(_ buffer: ByteBuffer) {
+    private func sendToStarted(_ batches: ViewerBatches) {
+        guard let buffers = batches.buffers() else { return }
+        state.withLock { state in
+            for viewer in state.viewers.values where viewer.started {
+                if let buffer = buffers[viewer.filter] { viewer.continuation.yield(buffer) }
+            }
+        }
+    }
+
+    /// Starts every viewer waiting for a snapshot with this one, cut to the lanes its filter follows.
+    private func sendSnapshot(topic: ArraySlice<UInt8>, body: ArraySlice<UInt8>) {
+        var built: [TopicPrefixes?: ByteBuffer] = [:]
         state.withLock { state in
             for (id, viewer) in state.viewers where !viewer.started {
                 state.viewers[id]?.started = true
+                let buffer = built[viewer.filter] ?? Self.snapshot(topic: topic, body: body, for: viewer.filter)
+                built[viewer.filter] = buffer
                 viewer.continuation.yield(buffer)
             }
         }
+    }
+
+    /// A `lanes` snapshot as a viewer with `filter` gets it: only the lanes whose topics its prefixes may
+    /// take, and no `today` (the day's counts are the whole bridge's; events of other lanes, which a page
+    /// would count them by, never reach it).
+    static func snapshot(topic: ArraySlice<UInt8>, body: ArraySlice<UInt8>, for filter: TopicPrefixes?) -> ByteBuffer {
+        guard let filter, case .object(var object)? = try? JSONValue.parse(Array(body)) else {
+            return message(topic: topic, body: body)
+        }
+        let lanes = object["lanes"]?.arrayValue ?? []
+        object["lanes"] = .array(
+            lanes.filter { $0.objectValue?["lane"]?.stringValue.map(filter.mayTake(lane:)) ?? false })
+        object["today"] = nil
+        return message(topic: topic, body: JSONValue.object(object).serialized()[...])
     }
 
     /// One server-sent event: `data: {"topic":"…",<the body's members>}` and a blank line.

@@ -20,8 +20,13 @@ struct HTTPRoutes: Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: bridge.metrics.render())))
         }
-        router.get("/events") { _, _ in
-            guard let stream = hub.subscribe() else {
+        router.get("/events") { request, _ in
+            let filter: TopicPrefixes?
+            switch Self.eventFilter(request.uri.queryParameters) {
+            case .success(let prefixes): filter = prefixes
+            case .failure(let refusal): return Self.json(.badRequest, ["error": .string(refusal.message)])
+            }
+            guard let stream = hub.subscribe(filter: filter) else {
                 return Self.json(.serviceUnavailable, ["status": .string("the bridge is not running")])
             }
             return Response(
@@ -36,6 +41,38 @@ struct HTTPRoutes: Sendable {
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
                 body: .init(byteBuffer: ByteBuffer(string: LanesPage.html)))
         }
+    }
+
+    /// The most `topic` prefixes one `/events` viewer may give, and the longest (bytes).
+    static let maxTopicPrefixes = 64
+    static let maxTopicPrefixBytes = 256
+
+    /// Why an `/events` query was refused, as its 400 answer says.
+    struct QueryRefusal: Error {
+        let message: String
+    }
+
+    /// The topics `/events?topic=P&topic=Q` follows: those the prefixes take (as a SUB socket's), nil
+    /// for every event (no `topic`, or an empty one). Any other parameter is refused, so that a misspelt
+    /// filter does not quietly stream everything.
+    static func eventFilter(_ query: Parameters) -> Result<TopicPrefixes?, QueryRefusal> {
+        let usage = "/events takes topic=PREFIX, once per prefix (an event is sent when its topic starts with one)"
+        if let other = query.first(where: { $0.key != "topic" }) {
+            return .failure(QueryRefusal(message: "unknown parameter \"\(other.key)\"; \(usage)"))
+        }
+        let prefixes = query.getAll("topic")
+        guard !prefixes.isEmpty else { return .success(nil) }
+        guard prefixes.count <= maxTopicPrefixes else {
+            return .failure(
+                QueryRefusal(message: "\(prefixes.count) topic prefixes; at most \(maxTopicPrefixes) are taken"))
+        }
+        if let long = prefixes.first(where: { $0.utf8.count > maxTopicPrefixBytes }) {
+            return .failure(
+                QueryRefusal(
+                    message: "a topic prefix of \(long.utf8.count) bytes; at most \(maxTopicPrefixBytes) are taken"))
+        }
+        let filter = TopicPrefixes(prefixes)
+        return .success(filter.takesEverything ? nil : filter)
     }
 
     /// 200 `{"status":"ok","epoch":N}` while the loop turns; 503 once it has not for ``stallMs``.

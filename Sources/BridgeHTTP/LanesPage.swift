@@ -39,6 +39,7 @@ enum LanesPage {
         .banner b { font-weight: 650; }
         h2.section { margin: 1.2rem 2rem -.4rem; color: var(--muted); font-size: .9rem; font-weight: 500;
           text-transform: uppercase; letter-spacing: .06em; }
+        [hidden] { display: none !important; }
         #today { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: 1rem; margin: 1rem 2rem 1.2rem; }
         .count { background: var(--panel); border: 1px solid var(--line); border-radius: .7rem; padding: .8rem 1.1rem; }
         .count .n { font-size: 2.4rem; font-weight: 700; font-variant-numeric: tabular-nums; }
@@ -78,7 +79,7 @@ enum LanesPage {
         <div id="silence" class="banner"></div>
         <div id="restart" class="banner"></div>
         <div id="journal" class="banner"></div>
-        <h2 class="section">Today</h2>
+        <h2 class="section" id="todayhead">Today</h2>
         <section id="today"></section>
         <table>
           <thead><tr><th>Lane</th><th>Link</th><th>In progress</th><th>Last result</th><th>Batch</th></tr></thead>
@@ -97,6 +98,9 @@ enum LanesPage {
         // ?beats=N: stop following after N heartbeats (a preview for headless browsers, whose virtual clock
         // stands still while a stream is open); without it the page follows the bridge for ever.
         const stopAfterBeats = Number(new URLSearchParams(location.search).get("beats")) || 0;
+        // ?topic=lane-1.&topic=lane-2.: follow only those lanes (as /events takes them); the day's counts,
+        // which are the whole bridge's, are then not shown.
+        const topics = new URLSearchParams(location.search).getAll("topic");
         let source = null;
 
         const el = (id) => document.getElementById(id);
@@ -126,6 +130,7 @@ enum LanesPage {
                 last: l.lastResult || null, batch: l.openBatch };
             }
             s.today = Object.assign({}, msg.today || {});
+            s.hasToday = msg.today !== undefined;
             s.lastBeat = Date.now();
             return render();
           }
@@ -187,9 +192,10 @@ enum LanesPage {
           });
           el("lanes").innerHTML = rows.join("");
           const keys = COUNTED.concat(Object.keys(s.today).filter((k) => !COUNTED.includes(k) && s.today[k] > 0));
+          el("today").hidden = el("todayhead").hidden = s.epoch !== null && !s.hasToday;
           el("today").innerHTML = keys.map((k) => `<div class="count ${esc(k)}" data-outcome="${esc(k)}"><div class="n">${s.today[k] || 0}</div><div class="l">${esc(LABELS[k] || k)}</div></div>`).join("");
           const up = s.order.filter((id) => s.lanes[id].up).length;
-          el("foot").textContent = s.epoch === null ? "Waiting for the bridge…" : `${up} of ${s.order.length} lanes connected · bridge start #${s.epoch} · event ${s.seq}`;
+          el("foot").textContent = s.epoch === null ? "Waiting for the bridge…" : `${up} of ${s.order.length} lanes connected${topics.length ? " (following " + topics.join(", ") + ")" : ""} · bridge start #${s.epoch} · event ${s.seq}`;
           tick();
         }
 
@@ -218,7 +224,7 @@ enum LanesPage {
         }
 
         function connect() {
-          source = new EventSource("events");
+          source = new EventSource("events" + (topics.length ? "?" + topics.map((t) => "topic=" + encodeURIComponent(t)).join("&") : ""));
           source.onopen = () => { s.open = true; tick(); };
           source.onmessage = (e) => { try { handle(JSON.parse(e.data)); } catch (err) { console.error(err); } };
           // A refused reconnection (503 while the bridge stops) ends an EventSource for good: start anew.

@@ -69,6 +69,52 @@ struct EventStreamTests {
         await listener.stop()
     }
 
+    @Test("a viewer with topic prefixes gets a snapshot of its lanes alone, without today, and only their events")
+    func filteredViewer() async throws {
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios),
+            SimulatedLane(id: "lane-2", endpoint: "tcp://127.0.0.1:*", platform: .ios),
+        ])
+        let listener = try await RunningListener(bridge: harness.bridge)
+        let command = harness.bound.command
+        let lines = try await HTTPProbe.events(
+            "/events?topic=lane-1.&topic=lane-1.sale.", port: listener.port,
+            onOpen: {
+                // lane-2's sale ends before lane-1's is sent: a viewer shown it would have it first.
+                try Self.send(saleJSON(id: "other", lane: "lane-2", amount: 100), to: command)
+                try Self.send(saleJSON(id: "mine", lane: "lane-1", amount: 200), to: command)
+            },
+            until: { $0.contains { $0.contains(#""topic":"lane-1.sale.result""#) } })
+        let objects = try lines.map { try BridgeHarness.object(Array($0.utf8)) }
+        let snapshot = try #require(objects.first)
+        #expect(snapshot.string("topic") == "lanes")
+        #expect(snapshot["lanes"]?.arrayValue?.compactMap { $0.objectValue?.string("lane") } == ["lane-1"])
+        #expect(snapshot["today"] == nil, "the day's counts are the whole bridge's: not in a filtered snapshot")
+        let topics = objects.dropFirst().compactMap { $0.string("topic") }
+        #expect(topics.contains("lane-1.sale.result"))
+        #expect(topics.allSatisfy { $0.hasPrefix("lane-1.") || $0.hasPrefix("bridge.") }, "\(topics)")
+        #expect(objects.dropFirst().filter { $0.string("topic") == "lane-1.sale.result" }.count == 1, "sent once")
+        await listener.stop()
+    }
+
+    @Test("a misspelt parameter or too many prefixes is refused with 400, saying what /events takes")
+    func refusedQueries() async throws {
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
+        ])
+        let listener = try await RunningListener(bridge: harness.bridge)
+        let misspelt = try await HTTPProbe.get("/events?topics=lane-1.", port: listener.port)
+        #expect(misspelt.status == 400)
+        #expect(misspelt.body.contains(#"unknown parameter \"topics\""#), "\(misspelt.body)")
+        #expect(misspelt.body.contains("topic=PREFIX"))
+        let many = (0...64).map { "topic=lane-\($0)." }.joined(separator: "&")
+        let tooMany = try await HTTPProbe.get("/events?\(many)", port: listener.port)
+        #expect(tooMany.status == 400)
+        #expect(tooMany.body.contains("65 topic prefixes; at most 64"), "\(tooMany.body)")
+        #expect(harness.bridge.tap.viewers == 0, "a refused query is no viewer")
+        await listener.stop()
+    }
+
     static func send(_ json: String, to endpoint: String) throws {
         let context = try Context()
         defer { context.terminate() }

@@ -15,8 +15,8 @@ struct EventTapTests {
         let harness = try Self.oneLane()
         let tap = try TapReader(harness.bridge)
         defer { tap.close() }
-        harness.bridge.tap.viewers(adding: 1)
-        defer { harness.bridge.tap.viewers(adding: -1) }
+        harness.bridge.tap.viewerJoined(filter: nil)
+        defer { harness.bridge.tap.viewerLeft(filter: nil) }
         let topics = ["lane-1.sale.accepted", "lane-1.sale.forwarded", "lane-1.sale.delivered", "lane-1.sale.result"]
         var messages: [[[UInt8]]] = []
         var saleId = ""
@@ -69,6 +69,37 @@ struct EventTapTests {
     }
 
     /// A bridge with one iOS lane, `lane-1`.
+    @Test("with only a filtered viewer, the tap carries the events its prefixes take and the bridge's own, no other")
+    func filteredViewerOnly() throws {
+        let harness = try BridgeHarness(lanes: [
+            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios),
+            SimulatedLane(id: "lane-2", endpoint: "tcp://127.0.0.1:*", platform: .ios),
+        ])
+        let tap = try TapReader(harness.bridge)
+        defer { tap.close() }
+        let filter = TopicPrefixes(["lane-1.sale."])
+        harness.bridge.tap.viewerJoined(filter: filter)
+        var topics: [String] = []
+        // A subscription takes effect some time after the connection: sell on both lanes until lane-1's arrive.
+        for attempt in 0..<25 {
+            for lane in ["lane-2", "lane-1"] {
+                let reply = try harness.call(saleJSON(id: "\(lane)-\(attempt)", lane: lane, amount: 100))
+                #expect(reply.string("outcome") == "success")
+            }
+            var messages: [[[UInt8]]] = []
+            while let frames = try tap.socket.receive() { messages.append(frames) }
+            topics += TapReader.events(in: messages).map(\.topic)
+            if topics.contains("lane-1.sale.result") { break }
+        }
+        #expect(topics.contains("lane-1.sale.result"))
+        #expect(topics.allSatisfy { $0.hasPrefix("lane-1.sale.") || $0.hasPrefix("bridge.") }, "\(Set(topics))")
+        // The filter's viewer left: nothing is built for the tap any more.
+        harness.bridge.tap.viewerLeft(filter: filter)
+        #expect(harness.bridge.tap.viewers == 0)
+        #expect(try harness.call(saleJSON(id: "after", lane: "lane-1", amount: 100)).string("outcome") == "success")
+        #expect(try tap.socket.receive() == nil, "no viewer: no tap message")
+    }
+
     private static func oneLane() throws -> BridgeHarness {
         try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])
     }

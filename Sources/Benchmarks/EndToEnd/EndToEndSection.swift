@@ -28,6 +28,7 @@ struct EndToEndSection {
         case pacedRawWide = "paced-raw-wide"
         case simHTTP = "sim-http"
         case simSubscriber = "sim-sub"
+        case simHTTPLane = "sim-http-lane"
     }
 
     func run() -> SectionResult {
@@ -88,7 +89,9 @@ struct EndToEndSection {
         let normal = measure(.simNormal, .bridgeWithSimulator(.normal), paced: false, replyBytes: 0)
         let replyBytes = normal?.replyBytes ?? 600
         out.notes.append("e2e: bridge reply \(replyBytes) B; the raw relay replies with the same size")
-        let withHTTP = measure(.simHTTP, .bridgeWithSimulatorAndHTTP, paced: false, replyBytes: 0)
+        let withHTTP = measure(.simHTTP, .bridgeWithSimulatorAndHTTP(laneEach: false), paced: false, replyBytes: 0)
+        let withLaneViewers = measure(
+            .simHTTPLane, .bridgeWithSimulatorAndHTTP(laneEach: true), paced: false, replyBytes: 0)
         let withSubscriber = measure(.simSubscriber, .bridgeWithSimulatorAndSubscriber, paced: false, replyBytes: 0)
         let full = measure(.simFull, .bridgeWithSimulator(.full), paced: false, replyBytes: 0)
         let curve = measure(.simCurve, .bridgeWithSimulatorCurve(.normal), paced: false, replyBytes: 0)
@@ -117,6 +120,16 @@ struct EndToEndSection {
                     value: Format.rate(withHTTP.salesPerSecond),
                     baseline: "\(Format.rate(without.salesPerSecond)) without", ratio: ratio,
                     target: ">= 0.95x without", verdict: ratio >= 0.95 ? .met : .notMet))
+        }
+        if let withLaneViewers, let without = withLaneViewers.baseline {
+            out.rows.append(
+                Row(
+                    section: section,
+                    figure: "sales/s, bridge+simulator with the HTTP listener, \(HTTPWatchers.viewers) /events viewers "
+                        + "of one lane each (?topic=<lane>.), in alternate slices of one run",
+                    value: Format.rate(withLaneViewers.salesPerSecond),
+                    baseline: "\(Format.rate(without.salesPerSecond)) without",
+                    ratio: withLaneViewers.salesPerSecond / without.salesPerSecond))
         }
         if let withSubscriber, let without = withSubscriber.baseline {
             out.rows.append(

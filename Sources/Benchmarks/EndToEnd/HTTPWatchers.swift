@@ -14,14 +14,18 @@ final class HTTPWatchers: SliceClients, @unchecked Sendable {
 
     private let task: Task<Void, any Error>
     private let port: Int
+    /// What viewer `index` asks for: `/events`, or with a `topic` filter.
+    private let viewerPath: @Sendable (Int) -> String
     private let detaching = Atomic<Bool>(false)
     /// The clients' threads while attached; touched only by the thread that attaches and detaches.
     private var attached = 0
     private let finished = DispatchSemaphore(value: 0)
     private let counts = Mutex<(scrapes: Int, eventBytes: Int)>((0, 0))
 
-    /// Starts the listener for `bridge` on a free loopback port (no client yet).
-    init(bridge: Bridge) throws {
+    /// Starts the listener for `bridge` on a free loopback port (no client yet); viewer `index` will follow
+    /// `viewerPath(index)`.
+    init(bridge: Bridge, viewerPath: @escaping @Sendable (Int) -> String) throws {
+        self.viewerPath = viewerPath
         let listening = DispatchSemaphore(value: 0)
         let port = Atomic<Int>(0)
         var logger = Logger(label: "vivabridge.bench.http") { StreamLogHandler.standardError(label: $0) }
@@ -45,7 +49,8 @@ final class HTTPWatchers: SliceClients, @unchecked Sendable {
         let port = port
         let joined = DispatchSemaphore(value: 0)
         for index in 0..<Self.viewers {
-            start("bench-viewer-\(index)") { [self] in follow(port: port, joined: joined) }
+            let path = viewerPath(index)
+            start("bench-viewer-\(index)") { [self] in follow(path, port: port, joined: joined) }
         }
         start("bench-scraper") { [self] in scrape(port: port) }
         let deadline = DispatchTime.now() + 5
@@ -89,11 +94,11 @@ final class HTTPWatchers: SliceClients, @unchecked Sendable {
         }.start()
     }
 
-    private func follow(port: Int, joined: DispatchSemaphore) {
+    private func follow(_ path: String, port: Int, joined: DispatchSemaphore) {
         var hasJoined = false
         defer { if !hasJoined { joined.signal() } }
         guard let connection = try? LoopbackHTTP(port: port, timeoutMs: 200),
-            (try? connection.get("/events", closing: false)) != nil
+            (try? connection.get(path, closing: false)) != nil
         else { return }
         var buffer = [UInt8](repeating: 0, count: 65536)
         while !detaching.load(ordering: .relaxed) {

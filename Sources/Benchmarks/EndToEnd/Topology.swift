@@ -12,8 +12,9 @@ enum Topology: Sendable, CustomStringConvertible {
     /// The same with CURVE on every socket: load clients on the allow-list, relays with pinned keys.
     case bridgeWithSimulatorCurve(JournalSync)
     /// The same with the HTTP listener on; scraped every second and followed by 10 `/events` viewers in every
-    /// other slice of the measured window (``AlternatingWindow``), not followed in the slices between.
-    case bridgeWithSimulatorAndHTTP
+    /// other slice of the measured window (``AlternatingWindow``), not followed in the slices between. Each viewer
+    /// reads every event, or with `laneEach` follows one lane of its own (`/events?topic=<lane>.`, a till's screen).
+    case bridgeWithSimulatorAndHTTP(laneEach: Bool)
     /// The same with a subscriber to every event on the events socket (``EventSubscriber``) in every other
     /// slice of the measured window.
     case bridgeWithSimulatorAndSubscriber
@@ -31,9 +32,9 @@ enum Topology: Sendable, CustomStringConvertible {
         switch self {
         case .bridgeWithSimulator(let sync): "bridge + simulator, journal \(sync.rawValue)"
         case .bridgeWithSimulatorCurve(let sync): "bridge + simulator, CURVE on every socket, journal \(sync.rawValue)"
-        case .bridgeWithSimulatorAndHTTP:
-            "bridge + simulator + HTTP (a scrape a second, \(HTTPWatchers.viewers) /events viewers, "
-                + "in alternate slices), journal normal"
+        case .bridgeWithSimulatorAndHTTP(let laneEach):
+            "bridge + simulator + HTTP (a scrape a second, \(HTTPWatchers.viewers) /events viewers"
+                + "\(laneEach ? " of one lane each" : ""), in alternate slices), journal normal"
         case .bridgeWithSimulatorAndSubscriber:
             "bridge + simulator + a subscriber to every event (SUB, tcp, in alternate slices), journal normal"
         case .bridgeWithEcho(let sync): "bridge + echo relays, journal \(sync.rawValue)"
@@ -149,9 +150,10 @@ enum TopologyRun {
                 curve: curve, teardown: &teardown)
             endpoint = bound.command
             switch topology {
-            case .bridgeWithSimulatorAndHTTP:
+            case .bridgeWithSimulatorAndHTTP(let laneEach):
                 let threads = ThreadCPU.threadIds()
-                let started = try HTTPWatchers(bridge: bridge)
+                let started = try HTTPWatchers(
+                    bridge: bridge, viewerPath: { laneEach ? "/events?topic=\(Wire.laneId($0))." : "/events" })
                 ThreadCPU.label(threadsSince: threads, as: "http")
                 teardown.append { _ = started.stop() }
                 sliceClients = started

@@ -1,4 +1,5 @@
 import Foundation
+import InterApp
 import Synchronization
 
 /// Where the loop hands the events it already built to in-process readers (the HTTP listener's
@@ -17,6 +18,16 @@ public final class EventTap: Sendable {
     /// The inproc endpoint the loop binds.
     public let endpoint = "inproc://vivabridge-tap-\(UUID().uuidString)"
     private let viewerCount = Atomic<Int>(0)
+    /// Viewers that take every event.
+    private let unfilteredCount = Atomic<Int>(0)
+    /// The union of the other viewers' `topic` filters.
+    private let filtered = Mutex(TopicPrefixes())
+
+    /// The bridge's own state, which a viewer with a `topic` filter gets whatever its prefixes: the
+    /// heartbeat (a page knows the bridge is alive) and the journal's events (whether commands are taken).
+    public static let alwaysShown = TopicPrefixes([
+        "\(Topic.heartbeat)", "\(Topic.bridgeLane).\(Topic.journalSubject).",
+    ])
 
     init() {}
 
@@ -26,8 +37,35 @@ public final class EventTap: Sendable {
     /// How many viewers the readers say they have now.
     public var viewers: Int { viewerCount.load(ordering: .relaxed) }
 
-    /// A reader gained (`+1`) or lost (`-1`) a viewer.
-    public func viewers(adding delta: Int) { viewerCount.add(delta, ordering: .relaxed) }
+    /// A reader gained a viewer that takes the topics `filter` takes (and ``alwaysShown``), or every
+    /// topic when `filter` is nil.
+    public func viewerJoined(filter: TopicPrefixes?) {
+        if let filter { filtered.withLock { $0.formUnion(filter) } } else { unfilteredCount.add(1, ordering: .relaxed) }
+        viewerCount.add(1, ordering: .relaxed)
+    }
+
+    /// A reader lost a viewer that had joined with `filter`.
+    public func viewerLeft(filter: TopicPrefixes?) {
+        viewerCount.subtract(1, ordering: .relaxed)
+        if let filter {
+            filtered.withLock { $0.subtract(filter) }
+        } else {
+            unfilteredCount.subtract(1, ordering: .relaxed)
+        }
+    }
+
+    /// Whether a viewer with `filter` (nil: none) is shown an event of `topic`.
+    public static func shows(_ topic: ArraySlice<UInt8>, to filter: TopicPrefixes?) -> Bool {
+        guard let filter else { return true }
+        return filter.takes(topic) || alwaysShown.takes(topic)
+    }
+
+    /// Whether some viewer now is shown an event of `topic`: the loop builds nothing for the tap otherwise,
+    /// so a page that follows a few lanes costs the loop in proportion.
+    func wants(_ topic: [UInt8]) -> Bool {
+        if unfilteredCount.load(ordering: .relaxed) > 0 { return true }
+        return Self.alwaysShown.takes(topic) || filtered.withLock { $0.takes(topic) }
+    }
 
     /// Appends one event to a tap message: its topic, then the body `writeBody` appends, each after its
     /// length in bytes (4, little-endian).

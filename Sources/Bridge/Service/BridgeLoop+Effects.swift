@@ -111,14 +111,16 @@ extension BridgeLoop {
     /// Publishes one event now, stamped; counted but not built when nobody subscribed to its topic.
     func publish(_ topic: Topic, _ body: EventBody) {
         metrics.shared.eventsPublished.increment()
-        let tapped = observation.tap.hasViewers
+        let tap = observation.tap
+        let viewed = tap.hasViewers
         // Nobody subscribed to anything (the usual case under load): not even the topic is written out.
-        guard hasSubscribers || tapped else {
+        guard hasSubscribers || viewed else {
             stamper.skip()
             return
         }
         let topicBytes = topic.utf8
         let subscribed = wanted(topicBytes)
+        let tapped = viewed && tap.wants(topicBytes)
         guard subscribed || tapped else {
             stamper.skip()
             return

@@ -50,7 +50,7 @@ final class BridgeLoop {
     private var nextDueMs: Int64?
     /// The prefixes subscribers asked for (XPUB reports the first subscription to a prefix and the
     /// last unsubscription); an event no prefix matches is counted but never built.
-    private var subscriptions: Set<[UInt8]> = []
+    private var subscriptions = TopicPrefixes()
     let bound: BoundEndpoints
     private let pulse: LoopPulse
     let observation: Observation
@@ -357,10 +357,7 @@ final class BridgeLoop {
     var hasSubscribers: Bool { !subscriptions.isEmpty }
 
     /// Whether a subscriber's prefix takes `topic`.
-    func wanted(_ topic: [UInt8]) -> Bool {
-        if subscriptions.contains([]) { return true }
-        return subscriptions.contains { topic.starts(with: $0) }
-    }
+    func wanted(_ topic: [UInt8]) -> Bool { subscriptions.takes(topic) }
 
     func readMonitor(_ link: LaneLink) {
         while let event = try? link.monitor.receiveMonitorEvent(wait: false) {
