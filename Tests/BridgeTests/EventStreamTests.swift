@@ -11,10 +11,7 @@ import ZeroMQ
 struct EventStreamTests {
     @Test("a viewer gets the lanes snapshot first, then the sale's events with the same seq as the events socket")
     func snapshotThenEvents() async throws {
-        let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios),
-            SimulatedLane(id: "lane-2", endpoint: "tcp://127.0.0.1:*", platform: .android),
-        ])
+        let harness = try BridgeHarness.lanes(.ios, .android)
         let listener = try await RunningListener(bridge: harness.bridge)
         let command = harness.bound.command
         let lines = try await HTTPProbe.events(
@@ -56,9 +53,7 @@ struct EventStreamTests {
 
     @Test("each viewer gets its own snapshot; a viewer that leaves is forgotten, so the loop stops feeding the tap")
     func viewersComeAndGo() async throws {
-        let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
-        ])
+        let harness = try BridgeHarness.lanes(.ios)
         let listener = try await RunningListener(bridge: harness.bridge)
         for round in 0..<3 {
             let lines = try await HTTPProbe.events(port: listener.port, until: { !$0.isEmpty })
@@ -71,10 +66,7 @@ struct EventStreamTests {
 
     @Test("a viewer with topic prefixes gets a snapshot of its lanes alone, without today, and only their events")
     func filteredViewer() async throws {
-        let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios),
-            SimulatedLane(id: "lane-2", endpoint: "tcp://127.0.0.1:*", platform: .ios),
-        ])
+        let harness = try BridgeHarness.lanes(.ios, .ios)
         let listener = try await RunningListener(bridge: harness.bridge)
         let command = harness.bound.command
         let lines = try await HTTPProbe.events(
@@ -99,9 +91,7 @@ struct EventStreamTests {
 
     @Test("a misspelt parameter or too many prefixes is refused with 400, saying what /events takes")
     func refusedQueries() async throws {
-        let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)
-        ])
+        let harness = try BridgeHarness.lanes(.ios)
         let listener = try await RunningListener(bridge: harness.bridge)
         let misspelt = try await HTTPProbe.get("/events?topics=lane-1.", port: listener.port)
         #expect(misspelt.status == 400)

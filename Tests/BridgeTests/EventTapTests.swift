@@ -71,10 +71,7 @@ struct EventTapTests {
     /// A bridge with one iOS lane, `lane-1`.
     @Test("with only a filtered viewer, the tap carries the events its prefixes take and the bridge's own, no other")
     func filteredViewerOnly() throws {
-        let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios),
-            SimulatedLane(id: "lane-2", endpoint: "tcp://127.0.0.1:*", platform: .ios),
-        ])
+        let harness = try BridgeHarness.lanes(.ios, .ios)
         let tap = try TapReader(harness.bridge)
         defer { tap.close() }
         let filter = TopicPrefixes(["lane-1.sale."])

@@ -11,10 +11,7 @@ import Testing
 struct MetricsTests {
     @Test("counters move by exactly the commands sent over the command socket")
     func countersFollowCommands() async throws {
-        let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios),
-            SimulatedLane(id: "lane-2", endpoint: "tcp://127.0.0.1:*", platform: .android),
-        ])
+        let harness = try BridgeHarness.lanes(.ios, .android)
         let listener = try await RunningListener(bridge: harness.bridge)
         let before = try await Self.scrape(listener.port)
         #expect(before.value("vivabridge_lane_up", ["lane": "lane-1"]) == 1)
