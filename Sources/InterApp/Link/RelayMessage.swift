@@ -63,23 +63,31 @@ public enum RelayMessage: Sendable, Equatable {
     ///
     /// - Throws: ``RelayMessageError`` when there is no frame, the kind is unknown, or a needed frame
     ///   is missing.
-    public init(frames: some RandomAccessCollection<[UInt8]>) throws(RelayMessageError) {
+    ///
+    /// Not generic: the bridge calls it from another module for every message of every relay, and a generic
+    /// initializer ran there unspecialized (type metadata looked up, the frames copied into a new array).
+    public init(frames: ArraySlice<[UInt8]>) throws(RelayMessageError) {
         guard let first = frames.first else { throw RelayMessageError(.empty, kind: []) }
         guard let kind = Kind(word: first) else { throw RelayMessageError(.unknownKind, kind: first) }
-        let rest = Array(frames.dropFirst())
+        let rest = frames.dropFirst()
         func frame(_ index: Int) throws(RelayMessageError) -> [UInt8] {
             guard index < rest.count else { throw RelayMessageError(.missingFrame, kind: first) }
-            return rest[index]
+            return rest[rest.startIndex + index]
         }
         switch kind {
         case .hello: self = .hello(body: try frame(0))
         case .open: self = .open(ref: try frame(0), url: try frame(1))
         case .opened: self = .opened(ref: try frame(0))
-        case .notOpened: self = .notOpened(ref: try frame(0), reason: rest.count > 1 ? rest[1] : [])
+        case .notOpened: self = .notOpened(ref: try frame(0), reason: rest.count > 1 ? try frame(1) : [])
         case .callback: self = .callback(url: try frame(0))
         case .returned: self = .returned
         }
     }
+}
+
+extension RelayMessage {
+    /// Reads a message from its frames (``init(frames:)-(ArraySlice<[UInt8]>)``).
+    public init(frames: [[UInt8]]) throws(RelayMessageError) { try self.init(frames: frames[...]) }
 }
 
 /// Why frames from the terminal link are not a ``RelayMessage``.
