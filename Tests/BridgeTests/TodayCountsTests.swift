@@ -1,3 +1,4 @@
+import Foundation
 import InterApp
 import TerminalSimulator
 import Testing
@@ -42,5 +43,23 @@ struct TodayCountsTests {
         let answer = try harness.call(#"{"id":"r-1","action":"resolve","ref":"slow","outcome":"failure"}"#)
         #expect(answer.string("outcome") == "success", "\(answer)")
         #expect(try tap.today(after: seq).counts == ["failure": 1])
+    }
+
+    @Test("past local midnight the counts start again from the journal: yesterday's sale is not today's")
+    func midnight() throws {
+        let midnight = Calendar.current.startOfDay(for: Date().addingTimeInterval(86_400))
+        let beforeMidnightMs = Int64(midnight.timeIntervalSince1970 * 1000) - 2000
+        let harness = try BridgeHarness.lanes(.ios, clock: ManualBridgeClock(startMs: beforeMidnightMs))
+        let tap = try TapReader(harness.bridge)
+        defer { tap.close() }
+        #expect(
+            try harness.call(saleJSON(id: "late-evening", lane: "lane-1", amount: 100)).string("outcome") == "success")
+        let evening = try tap.today(after: -1)
+        #expect(evening.counts == ["success": 1], "\(evening.counts)")
+        harness.advance(byMs: 3000)
+        let morning = try tap.today(after: evening.seq)
+        #expect(morning.counts.isEmpty, "a new day, counted from the journal: \(morning.counts)")
+        #expect(try harness.call(saleJSON(id: "early", lane: "lane-1", amount: 100)).string("outcome") == "success")
+        #expect(try tap.today(after: morning.seq).counts == ["success": 1])
     }
 }

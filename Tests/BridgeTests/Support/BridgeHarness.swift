@@ -218,10 +218,10 @@ extension JSONObject {
 
 extension BridgeHarness {
     /// A harness with simulated lanes `lane-1`, `lane-2`, … on these platforms, on ephemeral loopback ports.
-    static func lanes(_ platforms: SimulatorPlatform...) throws -> BridgeHarness {
+    static func lanes(_ platforms: SimulatorPlatform..., clock: ManualBridgeClock? = nil) throws -> BridgeHarness {
         try BridgeHarness(
             lanes: platforms.enumerated().map { index, platform in
                 SimulatedLane(id: "lane-\(index + 1)", endpoint: "tcp://127.0.0.1:*", platform: platform)
-            })
+            }, clock: clock)
     }
 }
