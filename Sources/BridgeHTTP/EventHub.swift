@@ -12,13 +12,17 @@ import ZeroMQ
 /// topics its `topic` prefixes take (``EventTap/shows(_:to:)``); its snapshot then has only their lanes.
 final class EventHub: Sendable {
     /// The most writes one viewer may have waiting (each up to ``batchLimit`` events); a viewer that
-    /// reads slower loses the oldest (its `seq` shows the gap).
+    /// reads slower loses the oldest (its `seq` shows the gap; a viewer with a `topic` filter sees gaps
+    /// anyway, the events of other topics).
     static let viewerBuffer = 256
 
     private struct Viewer {
         let continuation: AsyncStream<ByteBuffer>.Continuation
         /// The topics it follows; nil: every event.
         let filter: TopicPrefixes?
+        /// The least `seq` of a snapshot that starts it (``EventTap/viewerJoined(filter:)``): an older
+        /// one, asked for by another viewer, could be followed by events the loop built without it in view.
+        let startsAtSeq: Int
         /// False until its snapshot was sent: events before it are not its own.
         var started = false
         /// When its snapshot was last asked for (asked again if none came: a request made before the
@@ -48,17 +52,21 @@ final class EventHub: Sendable {
         guard bridge.live.phase != .stopped else { return nil }
         let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(
             bufferingPolicy: .bufferingNewest(Self.viewerBuffer))
+        // The loop sees the viewer before the hub does: no snapshot can start it earlier than it should.
+        let startsAtSeq = bridge.tap.viewerJoined(filter: filter)
         let (id, startReader) = state.withLock { state -> (Int?, Bool) in
             guard !state.closed else { return (nil, false) }
             let id = state.nextId
             state.nextId += 1
-            state.viewers[id] = Viewer(continuation: continuation, filter: filter)
+            state.viewers[id] = Viewer(continuation: continuation, filter: filter, startsAtSeq: startsAtSeq)
             let start = !state.readerRunning
             state.readerRunning = true
             return (id, start)
         }
-        guard let id else { return nil }
-        bridge.tap.viewerJoined(filter: filter)
+        guard let id else {
+            bridge.tap.viewerLeft(filter: filter)
+            return nil
+        }
         continuation.onTermination = { [weak self] _ in self?.remove(id) }
         if startReader { startReading() }
         bridge.requestLanesSnapshot()
@@ -72,7 +80,10 @@ final class EventHub: Sendable {
             defer { state.viewers.removeAll() }
             return Array(state.viewers.values)
         }
-        for viewer in viewers { viewer.continuation.finish() }
+        for viewer in viewers {
+            bridge.tap.viewerLeft(filter: viewer.filter)
+            viewer.continuation.finish()
+        }
     }
 
     private func remove(_ id: Int) {
@@ -170,26 +181,39 @@ final class EventHub: Sendable {
         }
     }
 
-    /// Starts every viewer waiting for a snapshot with this one, cut to the lanes its filter follows.
+    /// Starts the viewers waiting for a snapshot that this one may start (its `seq` is at least their
+    /// ``Viewer/startsAtSeq``), each with it cut to the lanes its filter follows; the others wait for a later
+    /// one (each asked for its own). Built outside the lock: HTTP threads take it to join and leave.
     private func sendSnapshot(topic: ArraySlice<UInt8>, body: ArraySlice<UInt8>) {
-        var built: [TopicPrefixes?: ByteBuffer] = [:]
+        guard case .object(let snapshot)? = try? JSONValue.parse(Array(body)), let seq = snapshot["seq"]?.intValue
+        else {
+            logger.error("a lanes snapshot from the bridge could not be read; it started no viewer")
+            return
+        }
+        let filters = state.withLock { state in
+            Set(state.viewers.values.lazy.filter { !$0.started && $0.startsAtSeq <= seq }.map(\.filter))
+        }
+        guard !filters.isEmpty else { return }
+        let built = Dictionary(
+            uniqueKeysWithValues: filters.map { ($0, Self.snapshot(topic: topic, snapshot, body: body, for: $0)) })
         state.withLock { state in
-            for (id, viewer) in state.viewers where !viewer.started {
+            for (id, viewer) in state.viewers where !viewer.started && viewer.startsAtSeq <= seq {
+                guard let buffer = built[viewer.filter] else { continue }  // joined meanwhile: its own comes
                 state.viewers[id]?.started = true
-                let buffer = built[viewer.filter] ?? Self.snapshot(topic: topic, body: body, for: viewer.filter)
-                built[viewer.filter] = buffer
                 viewer.continuation.yield(buffer)
             }
         }
     }
 
-    /// A `lanes` snapshot as a viewer with `filter` gets it: only the lanes whose topics its prefixes may
-    /// take, and no `today` (the day's counts are the whole bridge's; events of other lanes, which a page
-    /// would count them by, never reach it).
-    static func snapshot(topic: ArraySlice<UInt8>, body: ArraySlice<UInt8>, for filter: TopicPrefixes?) -> ByteBuffer {
-        guard let filter, case .object(var object)? = try? JSONValue.parse(Array(body)) else {
-            return message(topic: topic, body: body)
-        }
+    /// A `lanes` snapshot (`body`, read as `snapshot`) as a viewer with `filter` gets it: whole for a viewer
+    /// of everything; for one with a filter only the lanes whose topics its prefixes may take, and no `today`
+    /// (the day's counts are the whole bridge's; events of other lanes, which a page would count them by,
+    /// never reach it).
+    static func snapshot(
+        topic: ArraySlice<UInt8>, _ snapshot: JSONObject, body: ArraySlice<UInt8>, for filter: TopicPrefixes?
+    ) -> ByteBuffer {
+        guard let filter else { return message(topic: topic, body: body) }
+        var object = snapshot
         let lanes = object["lanes"]?.arrayValue ?? []
         object["lanes"] = .array(
             lanes.filter { $0.objectValue?["lane"]?.stringValue.map(filter.mayTake(lane:)) ?? false })

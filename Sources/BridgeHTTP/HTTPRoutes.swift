@@ -22,9 +22,10 @@ struct HTTPRoutes: Sendable {
         }
         router.get("/events") { request, _ in
             let filter: TopicPrefixes?
-            switch Self.eventFilter(request.uri.queryParameters) {
-            case .success(let prefixes): filter = prefixes
-            case .failure(let refusal): return Self.json(.badRequest, ["error": .string(refusal.message)])
+            do throws(QueryRefusal) {
+                filter = try Self.eventFilter(request.uri.queryParameters)
+            } catch {
+                return Self.json(.badRequest, ["error": .string(error.message)])
             }
             guard let stream = hub.subscribe(filter: filter) else {
                 return Self.json(.serviceUnavailable, ["status": .string("the bridge is not running")])
@@ -55,24 +56,22 @@ struct HTTPRoutes: Sendable {
     /// The topics `/events?topic=P&topic=Q` follows: those the prefixes take (as a SUB socket's), nil
     /// for every event (no `topic`, or an empty one). Any other parameter is refused, so that a misspelt
     /// filter does not quietly stream everything.
-    static func eventFilter(_ query: Parameters) -> Result<TopicPrefixes?, QueryRefusal> {
+    static func eventFilter(_ query: Parameters) throws(QueryRefusal) -> TopicPrefixes? {
         let usage = "/events takes topic=PREFIX, once per prefix (an event is sent when its topic starts with one)"
         if let other = query.first(where: { $0.key != "topic" }) {
-            return .failure(QueryRefusal(message: "unknown parameter \"\(other.key)\"; \(usage)"))
+            throw QueryRefusal(message: "unknown parameter \"\(other.key)\"; \(usage)")
         }
         let prefixes = query.getAll("topic")
-        guard !prefixes.isEmpty else { return .success(nil) }
+        guard !prefixes.isEmpty else { return nil }
         guard prefixes.count <= maxTopicPrefixes else {
-            return .failure(
-                QueryRefusal(message: "\(prefixes.count) topic prefixes; at most \(maxTopicPrefixes) are taken"))
+            throw QueryRefusal(message: "\(prefixes.count) topic prefixes; at most \(maxTopicPrefixes) are taken")
         }
         if let long = prefixes.first(where: { $0.utf8.count > maxTopicPrefixBytes }) {
-            return .failure(
-                QueryRefusal(
-                    message: "a topic prefix of \(long.utf8.count) bytes; at most \(maxTopicPrefixBytes) are taken"))
+            throw QueryRefusal(
+                message: "a topic prefix of \(long.utf8.count) bytes; at most \(maxTopicPrefixBytes) are taken")
         }
         let filter = TopicPrefixes(prefixes)
-        return .success(filter.takesEverything ? nil : filter)
+        return filter.takesEverything ? nil : filter
     }
 
     /// 200 `{"status":"ok","epoch":N}` while the loop turns; 503 once it has not for ``stallMs``.

@@ -93,14 +93,18 @@ enum LanesPage {
         const COUNTED = ["success", "failure", "aborted", "unknown", "undeliverable"];
         const STATES = { accepted: "starting", forwarded: "sent to the terminal", delivered: "on the terminal" };
         const ACTIONS = { sale: "Sale", cancel: "Refund", abort: "Abort", batch: "Batch", transactionDetails: "Look-up" };
-        const s = { epoch: null, seq: 0, order: [], lanes: {}, today: {}, lastBeat: 0, beatMs: 2000, open: false,
+        const s = { epoch: null, seq: 0, order: [], lanes: {}, today: {}, hasToday: false, lastBeat: 0, beatMs: 2000, open: false,
           restart: null, journal: null, snapshots: 0, beats: 0 };
         // ?beats=N: stop following after N heartbeats (a preview for headless browsers, whose virtual clock
         // stands still while a stream is open); without it the page follows the bridge for ever.
         const stopAfterBeats = Number(new URLSearchParams(location.search).get("beats")) || 0;
         // ?topic=lane-1.&topic=lane-2.: follow only those lanes (as /events takes them); the day's counts,
-        // which are the whole bridge's, are then not shown.
-        const topics = new URLSearchParams(location.search).getAll("topic");
+        // which are the whole bridge's, are then not shown. Passed on as written: URLSearchParams would read
+        // "+" as a space, /events reads it as "+". An empty one is every event, as on /events.
+        const topics = location.search.slice(1).split("&").filter((p) => p.startsWith("topic=")).map((p) => p.slice(6));
+        const following = topics.includes("") ? [] : topics;
+        const shown = (t) => { try { return decodeURIComponent(t); } catch (e) { return t; } };
+        const eventsUrl = "events" + (following.length ? "?" + following.map((t) => "topic=" + t).join("&") : "");
         let source = null;
 
         const el = (id) => document.getElementById(id);
@@ -192,10 +196,10 @@ enum LanesPage {
           });
           el("lanes").innerHTML = rows.join("");
           const keys = COUNTED.concat(Object.keys(s.today).filter((k) => !COUNTED.includes(k) && s.today[k] > 0));
-          el("today").hidden = el("todayhead").hidden = s.epoch !== null && !s.hasToday;
+          el("today").hidden = el("todayhead").hidden = following.length > 0 || (s.epoch !== null && !s.hasToday);
           el("today").innerHTML = keys.map((k) => `<div class="count ${esc(k)}" data-outcome="${esc(k)}"><div class="n">${s.today[k] || 0}</div><div class="l">${esc(LABELS[k] || k)}</div></div>`).join("");
           const up = s.order.filter((id) => s.lanes[id].up).length;
-          el("foot").textContent = s.epoch === null ? "Waiting for the bridge…" : `${up} of ${s.order.length} lanes connected${topics.length ? " (following " + topics.join(", ") + ")" : ""} · bridge start #${s.epoch} · event ${s.seq}`;
+          el("foot").textContent = s.epoch === null ? "Waiting for the bridge…" : `${up} of ${s.order.length} lanes connected${following.length ? " (following " + following.map(shown).join(", ") + ")" : ""} · bridge start #${s.epoch} · event ${s.seq}`;
           tick();
         }
 
@@ -224,13 +228,21 @@ enum LanesPage {
         }
 
         function connect() {
-          source = new EventSource("events" + (topics.length ? "?" + topics.map((t) => "topic=" + encodeURIComponent(t)).join("&") : ""));
+          source = new EventSource(eventsUrl);
           source.onopen = () => { s.open = true; tick(); };
           source.onmessage = (e) => { try { handle(JSON.parse(e.data)); } catch (err) { console.error(err); } };
           // A refused reconnection (503 while the bridge stops) ends an EventSource for good: start anew.
           source.onerror = () => {
             s.open = false;
-            if (source && source.readyState === EventSource.CLOSED) { source = null; setTimeout(connect, 3000); }
+            if (source && source.readyState === EventSource.CLOSED) {
+              source = null;
+              // A refused query (400: a bad topic) is not a bridge that stopped: say why, and stop asking.
+              fetch(eventsUrl).then((r) => r.status === 400 ? r.json() : (r.body && r.body.cancel(), null))
+                .then((refused) => {
+                  if (refused) { el("foot").textContent = "This page's address was refused: " + refused.error; document.body.dataset.stopped = "refused"; }
+                  else setTimeout(connect, 3000);
+                }, () => setTimeout(connect, 3000));
+            }
             tick();
           };
         }

@@ -89,6 +89,17 @@ struct EventStreamTests {
         await listener.stop()
     }
 
+    @Test("an empty topic is every event: the whole snapshot, today's counts in it")
+    func emptyTopic() async throws {
+        let harness = try BridgeHarness.lanes(.ios, .ios)
+        let listener = try await RunningListener(bridge: harness.bridge)
+        let lines = try await HTTPProbe.events("/events?topic=", port: listener.port, until: { !$0.isEmpty })
+        let snapshot = try BridgeHarness.object(Array(try #require(lines.first).utf8))
+        #expect(snapshot["lanes"]?.arrayValue?.count == 2)
+        #expect(snapshot["today"] != nil)
+        await listener.stop()
+    }
+
     @Test("a misspelt parameter or too many prefixes is refused with 400, saying what /events takes")
     func refusedQueries() async throws {
         let harness = try BridgeHarness.lanes(.ios)

@@ -15,7 +15,7 @@ struct EventTapTests {
         let harness = try Self.oneLane()
         let tap = try TapReader(harness.bridge)
         defer { tap.close() }
-        harness.bridge.tap.viewerJoined(filter: nil)
+        _ = harness.bridge.tap.viewerJoined(filter: nil)
         defer { harness.bridge.tap.viewerLeft(filter: nil) }
         let topics = ["lane-1.sale.accepted", "lane-1.sale.forwarded", "lane-1.sale.delivered", "lane-1.sale.result"]
         var messages: [[[UInt8]]] = []
@@ -68,14 +68,15 @@ struct EventTapTests {
         #expect(later.object("today")?.count == 1, "no other outcome: \(later)")
     }
 
-    /// A bridge with one iOS lane, `lane-1`.
-    @Test("with only a filtered viewer, the tap carries the events its prefixes take and the bridge's own, no other")
+    @Test(
+        "with only a filtered viewer, the tap carries the events its prefixes take and the bridge's heartbeat, no other"
+    )
     func filteredViewerOnly() throws {
-        let harness = try BridgeHarness.lanes(.ios, .ios)
+        let harness = try BridgeHarness(lanes: Self.twoLanes) { $0.heartbeatEventMs = 100 }
         let tap = try TapReader(harness.bridge)
         defer { tap.close() }
         let filter = TopicPrefixes(["lane-1.sale."])
-        harness.bridge.tap.viewerJoined(filter: filter)
+        _ = harness.bridge.tap.viewerJoined(filter: filter)
         var topics: [String] = []
         // A subscription takes effect some time after the connection: sell on both lanes until lane-1's arrive.
         for attempt in 0..<25 {
@@ -88,7 +89,12 @@ struct EventTapTests {
             topics += TapReader.events(in: messages).map(\.topic)
             if topics.contains("lane-1.sale.result") { break }
         }
+        // The heartbeat comes whatever the prefixes: a page knows the bridge is alive.
+        for _ in 0..<25 where !topics.contains("bridge.heartbeat.beat") {
+            if let frames = try tap.socket.receive() { topics += TapReader.events(in: [frames]).map(\.topic) }
+        }
         #expect(topics.contains("lane-1.sale.result"))
+        #expect(topics.contains("bridge.heartbeat.beat"))
         #expect(topics.allSatisfy { $0.hasPrefix("lane-1.sale.") || $0.hasPrefix("bridge.") }, "\(Set(topics))")
         // The filter's viewer left: nothing is built for the tap any more.
         harness.bridge.tap.viewerLeft(filter: filter)
@@ -96,6 +102,33 @@ struct EventTapTests {
         #expect(try harness.call(saleJSON(id: "after", lane: "lane-1", amount: 100)).string("outcome") == "success")
         #expect(try tap.socket.receive() == nil, "no viewer: no tap message")
     }
+
+    @Test("a viewer that joins learns the seq after which every event it is shown is built: none of its before")
+    func joiningSeq() throws {
+        let harness = try BridgeHarness.lanes(.ios, .ios)
+        let tap = try TapReader(harness.bridge)
+        defer { tap.close() }
+        _ = harness.bridge.tap.viewerJoined(filter: TopicPrefixes(["lane-1."]))
+        #expect(try harness.call(saleJSON(id: "unseen", lane: "lane-2", amount: 100)).string("outcome") == "success")
+        // A snapshot taken now is older than the next viewer: lane-2's sale was decided without it.
+        let older = try tap.snapshot(after: -1)
+        let olderSeq = try #require(older.int("seq"))
+        let startsAt = harness.bridge.tap.viewerJoined(filter: TopicPrefixes(["lane-2."]))
+        #expect(startsAt >= olderSeq, "the events up to the older snapshot were decided before it joined")
+        #expect(try harness.call(saleJSON(id: "seen", lane: "lane-2", amount: 100)).string("outcome") == "success")
+        var seen: [(topic: String, body: JSONObject)] = []
+        for _ in 0..<25 where !seen.contains(where: { $0.topic == "lane-2.sale.result" }) {
+            if let frames = try tap.socket.receive() { seen += Self.events(in: [frames], id: "seen") }
+        }
+        #expect(seen.map(\.topic).filter { $0.hasPrefix("lane-2.sale.") }.count == 4, "\(seen.map(\.topic))")
+        #expect(seen.allSatisfy { ($0.body.int("seq") ?? 0) > startsAt }, "built after the seq it was told")
+    }
+
+    private static let twoLanes = ["lane-1", "lane-2"].map {
+        SimulatedLane(id: $0, endpoint: "tcp://127.0.0.1:*", platform: .ios)
+    }
+
+    /// A bridge with one iOS lane, `lane-1`.
 
     private static func oneLane() throws -> BridgeHarness {
         try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)])

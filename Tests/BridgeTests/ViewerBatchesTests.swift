@@ -1,4 +1,5 @@
 import Bridge
+import InterApp
 import NIOCore
 import Testing
 
@@ -31,11 +32,12 @@ struct ViewerBatchesTests {
         let body = Array(
             #"{"lanes":[{"lane":"lane-1"},{"lane":"lane-10"},{"lane":"lane-2"}],"epoch":3,"seq":9,"today":{"success":4}}"#
                 .utf8)
-        let whole = EventHub.snapshot(topic: Array("lanes".utf8)[...], body: body[...], for: nil)
+        let object = try #require(try JSONValue.parse(body).objectValue)
+        let topic = Array("lanes".utf8)[...]
+        let whole = EventHub.snapshot(topic: topic, object, body: body[...], for: nil)
         #expect(String(buffer: whole).contains(#""today":{"success":4}"#))
         let cut = String(
-            buffer: EventHub.snapshot(topic: Array("lanes".utf8)[...], body: body[...], for: TopicPrefixes(["lane-1."]))
-        )
+            buffer: EventHub.snapshot(topic: topic, object, body: body[...], for: TopicPrefixes(["lane-1."])))
         #expect(cut == #"data: {"topic":"lanes","lanes":[{"lane":"lane-1"}],"epoch":3,"seq":9}"# + "\n\n")
     }
 

@@ -1,9 +1,8 @@
-import InterApp
-
 /// Topic prefixes as a ZeroMQ SUB socket subscribes (docs/PROTOCOL.md §4): a topic is taken when it starts
 /// with one of them, and the empty prefix takes every topic. Each prefix is counted, so that two holders of
 /// one prefix can each let go of it. The one home of that rule: the events socket's subscriptions (what XPUB
 /// tells the loop), an `/events` viewer's `topic` filter, and the union of those filters on the event tap.
+/// Equal when the same prefixes are held as often (two viewers' filters given alike are equal).
 public struct TopicPrefixes: Hashable, Sendable {
     private var counts: [[UInt8]: Int] = [:]
 
@@ -21,8 +20,8 @@ public struct TopicPrefixes: Hashable, Sendable {
     /// Whether the empty prefix is held: every topic is taken.
     public var takesEverything: Bool { counts[[]] != nil }
 
-    /// The prefixes held, each once, in no particular order.
-    public var prefixes: Dictionary<[UInt8], Int>.Keys { counts.keys }
+    /// How many different prefixes are held.
+    public var distinctCount: Int { counts.count }
 
     /// Holds `prefix` once more.
     public mutating func insert(_ prefix: [UInt8]) { counts[prefix, default: 0] += 1 }
@@ -34,10 +33,10 @@ public struct TopicPrefixes: Hashable, Sendable {
     }
 
     /// Holds every prefix of `other` once more.
-    public mutating func formUnion(_ other: TopicPrefixes) { for prefix in other.prefixes { insert(prefix) } }
+    public mutating func formUnion(_ other: TopicPrefixes) { for prefix in other.counts.keys { insert(prefix) } }
 
     /// Lets go of every prefix of `other` once.
-    public mutating func subtract(_ other: TopicPrefixes) { for prefix in other.prefixes { remove(prefix) } }
+    public mutating func subtract(_ other: TopicPrefixes) { for prefix in other.counts.keys { remove(prefix) } }
 
     /// Whether a prefix held takes `topic`. (Not generic: called from another module, a generic one runs
     /// unspecialized, a protocol call a byte; the `/events` hub paid about 6 µs a sale so.)

@@ -12,16 +12,22 @@ import Synchronization
 /// frame costs both ends an allocation and a copy. A reader that asks for a snapshot
 /// (``Bridge/requestLanesSnapshot()``) gets a message of its own whose one event has the topic
 /// ``snapshotTopic`` and the `lanes` result with `epoch` and `seq` for its body, in order with the events.
+///
+/// A viewer may follow only some topics (`/events?topic=`): the loop builds an event for the tap only when
+/// some viewer is shown it (``TapInterest``). A viewer that joins learns the `seq` of the last event the loop
+/// decided on before it saw the viewer (``viewerJoined(filter:)``); a snapshot with that `seq` or a later
+/// one starts it, and every event after such a snapshot was built with the viewer in view.
 public final class EventTap: Sendable {
     /// The topic of a `lanes` snapshot on the tap (never an event topic: those have three parts).
     public static let snapshotTopic = "lanes"
     /// The inproc endpoint the loop binds.
     public let endpoint = "inproc://vivabridge-tap-\(UUID().uuidString)"
     private let viewerCount = Atomic<Int>(0)
-    /// Viewers that take every event.
-    private let unfilteredCount = Atomic<Int>(0)
-    /// The union of the other viewers' `topic` filters.
-    private let filtered = Mutex(TopicPrefixes())
+    private let interest = Mutex(TapInterest())
+    /// Moved after every change of ``interest``: the loop takes a copy again only then.
+    private let interestGeneration = Atomic<Int>(0)
+    /// The `seq` of the event the loop is deciding on, stored before it looks at the viewers.
+    private let deciding = Atomic<Int>(0)
 
     /// The bridge's own state, which a viewer with a `topic` filter gets whatever its prefixes: the
     /// heartbeat (a page knows the bridge is alive) and the journal's events (whether commands are taken).
@@ -38,33 +44,37 @@ public final class EventTap: Sendable {
     public var viewers: Int { viewerCount.load(ordering: .relaxed) }
 
     /// A reader gained a viewer that takes the topics `filter` takes (and ``alwaysShown``), or every
-    /// topic when `filter` is nil.
-    public func viewerJoined(filter: TopicPrefixes?) {
-        if let filter { filtered.withLock { $0.formUnion(filter) } } else { unfilteredCount.add(1, ordering: .relaxed) }
-        viewerCount.add(1, ordering: .relaxed)
+    /// topic when `filter` is nil. Returns the `seq` a snapshot must have at least to start it: every event
+    /// after that one is built with this viewer in view.
+    public func viewerJoined(filter: TopicPrefixes?) -> Int {
+        interest.withLock { $0.add(filter) }
+        interestGeneration.add(1, ordering: .sequentiallyConsistent)
+        viewerCount.add(1, ordering: .sequentiallyConsistent)
+        return deciding.load(ordering: .sequentiallyConsistent)
     }
 
     /// A reader lost a viewer that had joined with `filter`.
     public func viewerLeft(filter: TopicPrefixes?) {
-        viewerCount.subtract(1, ordering: .relaxed)
-        if let filter {
-            filtered.withLock { $0.subtract(filter) }
-        } else {
-            unfilteredCount.subtract(1, ordering: .relaxed)
-        }
+        viewerCount.subtract(1, ordering: .sequentiallyConsistent)
+        interest.withLock { $0.remove(filter) }
+        interestGeneration.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// The loop is deciding who is shown the event `seq` (before it reads ``hasViewers`` or the interest).
+    func deciding(seq: Int) { deciding.store(seq, ordering: .sequentiallyConsistent) }
+
+    /// The viewers' interest and its generation, when the generation moved from `generation` (the loop's
+    /// copy is then stale); nil when it did not.
+    func interest(ifChangedSince generation: Int) -> (interest: TapInterest, generation: Int)? {
+        let now = interestGeneration.load(ordering: .sequentiallyConsistent)
+        guard now != generation else { return nil }
+        return (interest.withLock { $0 }, now)
     }
 
     /// Whether a viewer with `filter` (nil: none) is shown an event of `topic`.
     public static func shows(_ topic: ArraySlice<UInt8>, to filter: TopicPrefixes?) -> Bool {
         guard let filter else { return true }
         return filter.takes(topic) || alwaysShown.takes(topic)
-    }
-
-    /// Whether some viewer now is shown an event of `topic`: the loop builds nothing for the tap otherwise,
-    /// so a page that follows a few lanes costs the loop in proportion.
-    func wants(_ topic: [UInt8]) -> Bool {
-        if unfilteredCount.load(ordering: .relaxed) > 0 { return true }
-        return Self.alwaysShown.takes(topic) || filtered.withLock { $0.takes(topic) }
     }
 
     /// Appends one event to a tap message: its topic, then the body `writeBody` appends, each after its

@@ -112,6 +112,8 @@ extension BridgeLoop {
     func publish(_ topic: Topic, _ body: EventBody) {
         metrics.shared.eventsPublished.increment()
         let tap = observation.tap
+        // Before the viewers are looked at: a viewer that joins reads it to know which snapshot starts it.
+        tap.deciding(seq: stamper.seq + 1)
         let viewed = tap.hasViewers
         // Nobody subscribed to anything (the usual case under load): not even the topic is written out.
         guard hasSubscribers || viewed else {
@@ -120,7 +122,7 @@ extension BridgeLoop {
         }
         let topicBytes = topic.utf8
         let subscribed = wanted(topicBytes)
-        let tapped = viewed && tap.wants(topicBytes)
+        let tapped = viewed && tapWants(topicBytes)
         guard subscribed || tapped else {
             stamper.skip()
             return
@@ -135,6 +137,16 @@ extension BridgeLoop {
         _ = try? events.send([topicBytes, stamped], wait: false)
         sockets.touched(events)  // as after a reply
         if tapped { EventTap.append(topic: topicBytes, to: &tapMessage) { $0.append(contentsOf: stamped) } }
+    }
+
+    /// Whether some `/events` viewer is shown an event of `topic`, by the loop's copy of what they want,
+    /// taken again when one came or went.
+    private func tapWants(_ topic: [UInt8]) -> Bool {
+        if let changed = observation.tap.interest(ifChangedSince: tapInterestGeneration) {
+            tapInterest = changed.interest
+            tapInterestGeneration = changed.generation
+        }
+        return tapInterest.wants(topic)
     }
 
     /// Sends the turn's events to the tap as one message (``EventTap``).

@@ -49,8 +49,13 @@ final class BridgeLoop {
     /// When the correlator next has something due, as of the end of the last turn.
     private var nextDueMs: Int64?
     /// The prefixes subscribers asked for (XPUB reports the first subscription to a prefix and the
-    /// last unsubscription); an event no prefix matches is counted but never built.
+    /// last unsubscription; with `ZMQ_XPUB_VERBOSE`, which reports every subscription but only the last
+    /// unsubscription, these counts would never fall back to zero); an event no prefix matches is counted
+    /// but never built.
     private var subscriptions = TopicPrefixes()
+    /// The loop's copy of what `/events` viewers want (``EventTap/interest(ifChangedSince:)``).
+    var tapInterest = TapInterest()
+    var tapInterestGeneration = 0
     let bound: BoundEndpoints
     private let pulse: LoopPulse
     let observation: Observation
