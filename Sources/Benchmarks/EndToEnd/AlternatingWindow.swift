@@ -1,30 +1,31 @@
-/// What a run's counters read: time, CPU per thread group (by thread name), the machine's busy and stolen
-/// seconds, this process's, and completed sales. Read at one instant (``now(completions:)``) they count from
+/// What a run's counters read: time, CPU per thread group (by thread name), other processes' CPU, the
+/// machine's stolen seconds, and completed sales. Read at one instant (``now(completions:)``) they count from
 /// boot; added up over stretches of a window (``add(from:to:)``), they are what those stretches took.
 struct WindowTally {
     var seconds = 0.0
     var cpu: [String: Double] = [:]
-    var machineBusy = 0.0
+    /// Each other process's CPU seconds at an instant (by process id).
+    var otherProcesses: [Int32: Double] = [:]
+    /// Other processes' CPU seconds over the stretches added (a process that ended meanwhile is not in it).
+    var otherSeconds = 0.0
     var steal = 0.0
-    var own = 0.0
     /// Sales completed (0 where they are not counted as they complete).
     var completed = 0
 
     /// The counters now.
     static func now(completions: SharedCounter?) -> WindowTally {
-        let machine = ThreadCPU.machineSeconds()
-        return WindowTally(
-            seconds: Monotonic.seconds(Monotonic.now()), cpu: ThreadCPU.snapshot(), machineBusy: machine.busy,
-            steal: machine.steal, own: ThreadCPU.ownSeconds(), completed: completions?.current ?? 0)
+        WindowTally(
+            seconds: Monotonic.seconds(Monotonic.now()), cpu: ThreadCPU.snapshot(),
+            otherProcesses: ThreadCPU.otherProcessSeconds(), steal: ThreadCPU.stealSeconds(),
+            completed: completions?.current ?? 0)
     }
 
     /// Adds the stretch between two readings (every thread counted alive at both ends, as CPU is read by name).
     mutating func add(from start: WindowTally, to end: WindowTally) {
         seconds += end.seconds - start.seconds
         for (name, value) in ThreadCPU.delta(start.cpu, end.cpu) { cpu[name, default: 0] += value }
-        machineBusy += end.machineBusy - start.machineBusy
+        for (pid, value) in end.otherProcesses { otherSeconds += max(0, value - (start.otherProcesses[pid] ?? 0)) }
         steal += end.steal - start.steal
-        own += end.own - start.own
         completed += end.completed - start.completed
     }
 
@@ -41,7 +42,7 @@ struct WindowTally {
             firstNonSuccess: results.compactMap(\.firstNonSuccess).first,
             replyBytes: results.map(\.replyBytes).max() ?? 0,
             cpu: cpu,
-            otherProcessesCores: max(0, machineBusy - own) / max(1e-9, seconds),
+            otherProcessesCores: otherSeconds / max(1e-9, seconds),
             stealCores: max(0, steal) / max(1e-9, seconds),
             measuredSeconds: seconds, completed: sales)
     }

@@ -26,22 +26,31 @@ enum ThreadCPU {
         return out
     }
 
-    /// CPU seconds the whole machine spent busy (`/proc/stat`: user, nice, system, irq, softirq) and those
-    /// the hypervisor took from its virtual CPUs (steal), so a run can say how much of the 2 cores other
-    /// processes, and other guests of the host, took while it measured.
-    static func machineSeconds() -> (busy: Double, steal: Double) {
+    /// CPU seconds the hypervisor took from this machine's virtual CPUs (`/proc/stat`'s steal), so a run
+    /// can say how much other guests of the host took while it measured.
+    static func stealSeconds() -> Double {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
             let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") })
-        else { return (0, 0) }
+        else { return 0 }
         let values = line.split(separator: " ").dropFirst().compactMap { Double($0) }
-        guard values.count >= 8 else { return (0, 0) }
+        guard values.count >= 8 else { return 0 }
         // user nice system idle iowait irq softirq steal
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        return ((values[0] + values[1] + values[2] + values[5] + values[6]) / ticks, values[7] / ticks)
+        return values[7] / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    /// CPU seconds of this process, every thread, including those that ended.
-    static func ownSeconds() -> Double { ProcessStats.tickSeconds(pid: getpid()) ?? 0 }
+    /// CPU seconds of every other process on the machine (kernel threads too), by process id, as each
+    /// process's own count has them (`/proc/<pid>/stat`). Not the machine's busy time less this process's:
+    /// `/proc/stat` counts by timer tick, and with sales paced on a timer the ticks fall on this process's
+    /// wake-ups, so it showed 0.5-0.8 cores of "other processes" that no process had (docs/PERFORMANCE.md 6.15).
+    static func otherProcessSeconds() -> [Int32: Double] {
+        let own = getpid()
+        var seconds: [Int32: Double] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), pid != own, let value = ProcessStats.tickSeconds(pid: pid) else { continue }
+            seconds[pid] = value
+        }
+        return seconds
+    }
 
     /// The ids of this process's threads.
     static func threadIds() -> Set<String> {
