@@ -106,7 +106,12 @@ public final class Simulator: Sendable {
             do throws(SimulatorError) {
                 let (thread, endpoints) = try LoopThread.start(name: "vivabridge-simulator") {
                     () throws(SimulatorError) -> (loop: SimulatorLoop, report: [String: String]) in
-                    let loop = SimulatorLoop(configuration)
+                    let loop: SimulatorLoop
+                    do {
+                        loop = try SimulatorLoop(configuration)
+                    } catch {
+                        throw SimulatorError(.bindFailed, "the simulator's poller: \(error)")
+                    }
                     do {
                         return (loop, try loop.bind())
                     } catch {
