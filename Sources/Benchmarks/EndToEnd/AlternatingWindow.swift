@@ -4,10 +4,10 @@
 struct WindowTally {
     var seconds = 0.0
     var cpu: [String: Double] = [:]
-    /// Each other process's CPU seconds at an instant (by process id).
-    var otherProcesses: [Int32: Double] = [:]
-    /// Other processes' CPU seconds over the stretches added (a process that ended meanwhile is not in it).
-    var otherSeconds = 0.0
+    /// Every task's CPU seconds (``ThreadCPU/machineTaskSeconds()``; nil where it cannot be read) and this
+    /// process's; their difference is the other processes'.
+    var machineTasks: Double? = 0
+    var own = 0.0
     var steal = 0.0
     /// Sales completed (0 where they are not counted as they complete).
     var completed = 0
@@ -16,7 +16,7 @@ struct WindowTally {
     static func now(completions: SharedCounter?) -> WindowTally {
         WindowTally(
             seconds: Monotonic.seconds(Monotonic.now()), cpu: ThreadCPU.snapshot(),
-            otherProcesses: ThreadCPU.otherProcessSeconds(), steal: ThreadCPU.stealSeconds(),
+            machineTasks: ThreadCPU.machineTaskSeconds(), own: ThreadCPU.ownSeconds(), steal: ThreadCPU.stealSeconds(),
             completed: completions?.current ?? 0)
     }
 
@@ -24,7 +24,12 @@ struct WindowTally {
     mutating func add(from start: WindowTally, to end: WindowTally) {
         seconds += end.seconds - start.seconds
         for (name, value) in ThreadCPU.delta(start.cpu, end.cpu) { cpu[name, default: 0] += value }
-        for (pid, value) in end.otherProcesses { otherSeconds += max(0, value - (start.otherProcesses[pid] ?? 0)) }
+        if let total = machineTasks, let startTasks = start.machineTasks, let endTasks = end.machineTasks {
+            machineTasks = total + endTasks - startTasks
+        } else {
+            machineTasks = nil
+        }
+        own += end.own - start.own
         steal += end.steal - start.steal
         completed += end.completed - start.completed
     }
@@ -42,7 +47,7 @@ struct WindowTally {
             firstNonSuccess: results.compactMap(\.firstNonSuccess).first,
             replyBytes: results.map(\.replyBytes).max() ?? 0,
             cpu: cpu,
-            otherProcessesCores: otherSeconds / max(1e-9, seconds),
+            otherProcessesCores: machineTasks.map { max(0, $0 - own) / max(1e-9, seconds) },
             stealCores: max(0, steal) / max(1e-9, seconds),
             measuredSeconds: seconds, completed: sales)
     }

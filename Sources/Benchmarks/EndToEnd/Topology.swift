@@ -68,7 +68,7 @@ struct RunMeasurement: Sendable {
     /// CPU seconds per thread group over the measured window.
     var cpu: [String: Double]
     /// Cores other processes on the machine kept busy during the measured window.
-    var otherProcessesCores: Double
+    var otherProcessesCores: Double?
     /// Cores the hypervisor took from this virtual machine (steal) during the measured window.
     var stealCores: Double
     var measuredSeconds: Double
@@ -104,7 +104,7 @@ struct RunMeasurement: Sendable {
             "\(name) \(Format.micros(seconds / sales * 1e6))"
         }
         return "\(label): this process kept \(String(format: "%.2f", total / measuredSeconds)) cores busy, "
-            + "other processes \(String(format: "%.2f", otherProcessesCores)), "
+            + "other processes \(otherProcessesCores.map { String(format: "%.2f", $0) } ?? "unknown (no cgroup CPU count)"), "
             + "steal \(String(format: "%.2f", stealCores)); "
             + "\(Format.micros(total / sales * 1e6)) CPU per sale (\(parts.joined(separator: ", ")))"
     }

@@ -38,18 +38,30 @@ enum ThreadCPU {
         return values[7] / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    /// CPU seconds of every other process on the machine (kernel threads too), by process id, as each
-    /// process's own count has them (`/proc/<pid>/stat`). Not the machine's busy time less this process's:
-    /// `/proc/stat` counts by timer tick, and with sales paced on a timer the ticks fall on this process's
-    /// wake-ups, so it showed 0.5-0.8 cores of "other processes" that no process had (docs/PERFORMANCE.md 6.15).
-    static func otherProcessSeconds() -> [Int32: Double] {
-        let own = getpid()
-        var seconds: [Int32: Double] = [:]
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(entry), pid != own, let value = ProcessStats.tickSeconds(pid: pid) else { continue }
-            seconds[pid] = value
+    /// CPU seconds every task of the machine ran (kernel threads too, and processes that ended since), from
+    /// the scheduler's own count: the root control group's `cpuacct.usage` (cgroup v1, nanoseconds) or
+    /// `usage_usec` of its `cpu.stat` (cgroup v2); nil when neither is readable. Not `/proc/stat`, which counts
+    /// by timer tick: with sales paced on a timer the ticks fall on this process's wake-ups, and the machine's
+    /// busy time less this process's showed 0.5-0.8 cores of "other processes" that no process had
+    /// (docs/PERFORMANCE.md 6.15).
+    static func machineTaskSeconds() -> Double? {
+        if let text = try? String(contentsOfFile: "/sys/fs/cgroup/cpuacct/cpuacct.usage", encoding: .utf8),
+            let nanoseconds = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        {
+            return nanoseconds / 1e9
         }
-        return seconds
+        guard let text = try? String(contentsOfFile: "/sys/fs/cgroup/cpu.stat", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("usage_usec ") }),
+            let microseconds = Double(line.dropFirst("usage_usec ".count))
+        else { return nil }
+        return microseconds / 1e6
+    }
+
+    /// CPU seconds of this process, every thread, those that ended too (`CLOCK_PROCESS_CPUTIME_ID`).
+    static func ownSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// The ids of this process's threads.

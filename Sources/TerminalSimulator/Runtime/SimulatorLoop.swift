@@ -162,8 +162,12 @@ final class SimulatorLoop {
 
     private func runControlJobs() {
         guard let wake else { return }
-        while (try? wake.receive(wait: false)) ?? nil != nil {}
-        poller.drained(wake)
+        do {
+            while try wake.receive(wait: false) != nil {}
+            poller.drained(wake)  // only after a receive that found nothing (ReadyPoller's edge rule)
+        } catch {
+            logger.debug("wake-up socket: \(error)")  // asked again by the next wait
+        }
         for job in control.take() { job.run(self) }
     }
 
@@ -387,7 +391,12 @@ final class SimulatorLoop {
         guard !link.isUp else { return }
         do {
             try link.open(context: context)
-            try watch(lane)
+            do {
+                try watch(lane)
+            } catch {
+                link.close()  // a socket nobody reads would take the bridge's connection: closed, tried again
+                throw error
+            }
             publish(lane) { $0.linkUp = true }
         } catch {
             guard attempt < 250 else {
