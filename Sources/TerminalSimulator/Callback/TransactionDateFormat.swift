@@ -70,15 +70,16 @@ struct TransactionDateFormat: Sendable {
     }
 
     private static func append(_ value: Int, width: Int, to bytes: inout [UInt8]) {
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
+        // In place: an array of digits a field cost seven allocations a callback.
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
         var rest = value
-        var index = width - 1
-        while index >= 0 {
-            digits[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+        var index = start + width - 1
+        while index >= start {
+            bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
             rest /= 10
             index -= 1
         }
-        bytes.append(contentsOf: digits)
     }
 }
 
