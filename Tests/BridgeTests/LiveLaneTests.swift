@@ -44,6 +44,21 @@ struct LiveLaneTests {
         #expect(other.history(lane: "relay-b").count == 1)
     }
 
+    @Test("a reload that changes an idle lane's terminal settings: its next sale's URL carries the new ones")
+    func changedSettingsReachTheURL() throws {
+        let harness = try BridgeHarness(lanes: [Self.lane("lane-1")])
+        #expect(try harness.call(saleJSON(id: "before", lane: "lane-1", amount: 100)).string("outcome") == "success")
+        #expect(harness.simulator.openedURLs(lane: "lane-1").last?.contains("appId=com.vivabridge.pos") == true)
+        var lanes = harness.configuration.lanes
+        lanes[0].terminal.appId = "com.example.newpos"
+        harness.bridge.reloadLanes(lanes)
+        let changed = try harness.event("lane-1.lane.changed")
+        try harness.event("lane-1.lane.connected") { ($0.int("seq") ?? 0) > (changed.int("seq") ?? 0) }
+        #expect(try harness.call(saleJSON(id: "after", lane: "lane-1", amount: 100)).string("outcome") == "success")
+        let url = try #require(harness.simulator.openedURLs(lane: "lane-1").last)
+        #expect(url.contains("appId=com.example.newpos"), "\(url)")
+    }
+
     @Test("a removed lane's sale past its deadline ends unknown, never failure; then its link closes")
     func removeWithSaleUnknown() throws {
         let clock = ManualBridgeClock()

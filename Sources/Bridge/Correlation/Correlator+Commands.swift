@@ -86,7 +86,7 @@ extension Correlator {
             return
         }
         let now = nowMs()
-        let timeout = command.timeoutMs ?? lane.configuration.timeout(for: terminal.action)
+        let timeout = command.timeoutMs ?? lane.timeout(for: terminal.action)
         let record = CommandRecord(
             id: command.id, lane: lane.id, action: terminal.action, clientTransactionId: terminal.clientTransactionId,
             fingerprint: command.fingerprint, deadlineMs: now + Int64(timeout), waiters: [target],
@@ -104,7 +104,7 @@ extension Correlator {
         }
         if terminal.action == .abort { lane.aborts.append(record) } else { lane.current = record }
         publishProgress(record, .accepted)
-        let url = RequestURL.build(terminal, lane: lane.configuration.settings)
+        let url = RequestURL.build(terminal, lane: lane.settings)
         emit(
             .send(lane: lane.id, message: .open(ref: Array(record.id.utf8), url: Array(url.utf8)), recordId: record.id))
     }

@@ -84,14 +84,14 @@ extension Correlator {
         let terminal = TerminalCommand(
             lane: lane.id, action: .transactionDetails,
             parameters: [Parameter(name: "clientTransactionId", value: ctid)])
-        let timeout = lane.configuration.timeout(for: .transactionDetails)
+        let timeout = lane.timeout(for: .transactionDetails)
         let record = CommandRecord(
             id: nextLookupId(for: saleId), lane: lane.id, action: .transactionDetails, clientTransactionId: ctid,
             fingerprint: "", deadlineMs: nowMs() + Int64(timeout), waiters: [], purpose: .recoveryLookup(saleId: saleId)
         )
         store.track(record)
         lane.current = record
-        let url = RequestURL.build(terminal, lane: lane.configuration.settings)
+        let url = RequestURL.build(terminal, lane: lane.settings)
         emit(
             .send(lane: lane.id, message: .open(ref: Array(record.id.utf8), url: Array(url.utf8)), recordId: record.id))
     }

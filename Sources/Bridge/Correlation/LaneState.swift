@@ -3,7 +3,12 @@ import InterApp
 /// What the bridge knows about one lane: its link, what is in flight on it, and its open batch.
 final class LaneState {
     /// The settings in effect; a reload's new ones wait in ``link`` until the lane is idle.
-    var configuration: LaneConfiguration
+    var configuration: LaneConfiguration {
+        didSet { settings = configuration.settings }
+    }
+    /// What the URL builder needs of ``configuration``, kept beside it: read for every command, where taking
+    /// it from the configuration copied the whole lane's settings first.
+    private(set) var settings: LaneSettings
     /// Whether the link is up, and what a reload asked of the lane: moved only by its events.
     var link = LaneLinkState()
     /// What the relay said of itself in its last `hello`: kept while the link is down (the relay is the
@@ -29,7 +34,13 @@ final class LaneState {
     /// Orphans journaled in the current second, and when that second started.
     var orphanWindow: (startMs: Int64, admitted: Int, suppressed: Int) = (0, 0, 0)
 
-    init(configuration: LaneConfiguration) { self.configuration = configuration }
+    init(configuration: LaneConfiguration) {
+        self.configuration = configuration
+        settings = configuration.settings
+    }
+
+    /// How long a command of `action` may take on this lane.
+    func timeout(for action: TerminalAction) -> Int { configuration.timeout(for: action) }
 
     var id: String { configuration.id }
     var platform: Platform { configuration.platform }
