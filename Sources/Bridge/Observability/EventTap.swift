@@ -41,7 +41,9 @@ public final class EventTap: Sendable {
     var hasViewers: Bool { viewers > 0 }
 
     /// How many viewers the readers say they have now.
-    public var viewers: Int { viewerCount.load(ordering: .relaxed) }
+    /// (Sequentially consistent: the loop reads it after storing the `seq` it decides on, and a joining
+    /// viewer reads that `seq` after counting itself; either sees the other's write.)
+    public var viewers: Int { viewerCount.load(ordering: .sequentiallyConsistent) }
 
     /// A reader gained a viewer that takes the topics `filter` takes (and ``alwaysShown``), or every
     /// topic when `filter` is nil. Returns the `seq` a snapshot must have at least to start it: every event
