@@ -66,7 +66,7 @@ struct BenchCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Only these end-to-end runs (for profiling): sim-normal, sim-full, sim-curve, sim-http, sim-http-lane, sim-sub, echo, raw, raw-own-context, paced-sim, paced-echo, paced-raw, paced-raw-own-context, paced-echo-wide, paced-raw-wide.",
+            "Only these end-to-end runs (for profiling): sim-normal, sim-full, sim-curve, sim-http, sim-http-lane, sim-sub, sim-android, echo, raw, raw-own-context, paced-sim, paced-echo, paced-raw, paced-raw-own-context, paced-echo-wide, paced-raw-wide.",
             visibility: .hidden))
     var e2eRun: [EndToEndSection.Run] = []
 

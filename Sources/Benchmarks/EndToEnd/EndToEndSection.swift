@@ -29,6 +29,7 @@ struct EndToEndSection {
         case simHTTP = "sim-http"
         case simSubscriber = "sim-sub"
         case simHTTPLane = "sim-http-lane"
+        case simAndroid = "sim-android"
     }
 
     func run() -> SectionResult {
@@ -93,6 +94,7 @@ struct EndToEndSection {
         let withLaneViewers = measure(
             .simHTTPLane, .bridgeWithSimulatorAndHTTP(laneEach: true), paced: false, replyBytes: 0)
         let withSubscriber = measure(.simSubscriber, .bridgeWithSimulatorAndSubscriber, paced: false, replyBytes: 0)
+        let android = measure(.simAndroid, .bridgeWithAndroidSimulator, paced: false, replyBytes: 0)
         let full = measure(.simFull, .bridgeWithSimulator(.full), paced: false, replyBytes: 0)
         let curve = measure(.simCurve, .bridgeWithSimulatorCurve(.normal), paced: false, replyBytes: 0)
         let echo = measure(.echo, .bridgeWithEcho(.normal), paced: false, replyBytes: 0)
@@ -130,6 +132,15 @@ struct EndToEndSection {
                     value: Format.rate(withLaneViewers.salesPerSecond),
                     baseline: "\(Format.rate(without.salesPerSecond)) without",
                     ratio: withLaneViewers.salesPerSecond / without.salesPerSecond))
+        }
+        if let android {
+            out.rows.append(
+                Row(
+                    section: section,
+                    figure: "sales/s, bridge+simulator, Android lanes (their callback dialect), journal normal",
+                    value: Format.rate(android.salesPerSecond),
+                    baseline: normal.map { "\(Format.rate($0.salesPerSecond)) iOS (run before)" } ?? "-",
+                    ratio: normal.map { android.salesPerSecond / $0.salesPerSecond }))
         }
         if let withSubscriber, let without = withSubscriber.baseline {
             out.rows.append(

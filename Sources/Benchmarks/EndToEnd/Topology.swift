@@ -1,6 +1,7 @@
 import Bridge
 import BridgeClient
 import Foundation
+import InterApp
 import Logging
 import TerminalSimulator
 import ZeroMQ
@@ -18,6 +19,8 @@ enum Topology: Sendable, CustomStringConvertible {
     /// The same with a subscriber to every event on the events socket (``EventSubscriber``) in every other
     /// slice of the measured window.
     case bridgeWithSimulatorAndSubscriber
+    /// The bridge with simulated Android lanes (the other callback dialect), journal normal.
+    case bridgeWithAndroidSimulator
     /// The bridge, with echo relays behind it: the bridge's own cost without the simulator's.
     case bridgeWithEcho(JournalSync)
     /// The raw relay with echo relays: the same frames with no bridge logic (the limit). The relay shares the
@@ -37,6 +40,7 @@ enum Topology: Sendable, CustomStringConvertible {
                 + "\(laneEach ? " of one lane each" : ""), in alternate slices), journal normal"
         case .bridgeWithSimulatorAndSubscriber:
             "bridge + simulator + a subscriber to every event (SUB, tcp, in alternate slices), journal normal"
+        case .bridgeWithAndroidSimulator: "bridge + simulator, Android lanes, journal normal"
         case .bridgeWithEcho(let sync): "bridge + echo relays, journal \(sync.rawValue)"
         case .raw: "raw relay + echo relays"
         case .rawOwnContext: "raw relay on its own libzmq context + echo relays"
@@ -123,7 +127,7 @@ enum TopologyRun {
         var sliceClients: (any SliceClients)?
         switch topology {
         case .bridgeWithSimulator, .bridgeWithSimulatorCurve, .bridgeWithSimulatorAndHTTP,
-            .bridgeWithSimulatorAndSubscriber:
+            .bridgeWithSimulatorAndSubscriber, .bridgeWithAndroidSimulator:
             let sync: JournalSync
             switch topology {
             case .bridgeWithSimulator(let chosen): sync = chosen
@@ -132,9 +136,11 @@ enum TopologyRun {
                 curve = try BenchCurve()
             default: sync = .normal
             }
+            let android = if case .bridgeWithAndroidSimulator = topology { true } else { false }
             let lanes = (0..<shape.lanes).map {
                 var lane = SimulatedLane(
-                    id: Wire.laneId($0), platform: .ios, behaviour: LaneBehaviour(encoding: shape.encoding))
+                    id: Wire.laneId($0), platform: android ? .android : .ios,
+                    behaviour: LaneBehaviour(encoding: shape.encoding))
                 lane.curveSecretKey = curve?.relay.secretKey
                 return lane
             }
@@ -147,7 +153,7 @@ enum TopologyRun {
             ThreadCPU.label(threadsSince: threads, as: "simulator")
             let (bound, bridge) = try startBridge(
                 lanes: (0..<shape.lanes).map { endpoints[Wire.laneId($0)]! }, sync: sync, folder: shape.journalFolder,
-                curve: curve, teardown: &teardown)
+                platform: android ? .android : .ios, curve: curve, teardown: &teardown)
             endpoint = bound.command
             switch topology {
             case .bridgeWithSimulatorAndHTTP(let laneEach):
@@ -195,7 +201,8 @@ enum TopologyRun {
 
     /// Starts an in-process bridge on `lanes` (relay endpoints); returns its bound endpoints and the bridge.
     private static func startBridge(
-        lanes: [String], sync: JournalSync, folder: String, curve: BenchCurve? = nil, teardown: inout [() -> Void]
+        lanes: [String], sync: JournalSync, folder: String, platform: Platform = .ios, curve: BenchCurve? = nil,
+        teardown: inout [() -> Void]
     ) throws -> (bound: BoundEndpoints, bridge: Bridge) {
         // A folder per bridge, removed whole: nothing of the journal can outlive the run.
         let runFolder = (folder as NSString).appendingPathComponent("bench-e2e-\(UUID().uuidString)")
@@ -209,7 +216,7 @@ enum TopologyRun {
         configuration.terminal.appId = Wire.settings.appId
         configuration.lanes = lanes.enumerated().map { index, endpoint in
             var lane = LaneConfiguration(
-                id: Wire.laneId(index), endpoint: endpoint, platform: .ios, terminal: configuration.terminal)
+                id: Wire.laneId(index), endpoint: endpoint, platform: platform, terminal: configuration.terminal)
             lane.relayPublicKey = curve?.relay.publicKey
             return lane
         }
