@@ -19,6 +19,7 @@ struct RequestURLTests {
             ("mycallbackscheme", "mycallbackscheme%3A%2F%2Fresult"),
             ("mycallbackscheme://result", "mycallbackscheme%3A%2F%2Fresult"),
             ("pos://done", "pos%3A%2F%2Fdone"),
+            ("odd:/scheme", "odd%3A%2Fscheme%3A%2F%2Fresult"),  // one slash is no "://"
         ])
     func androidCallback(configured: String, encoded: String) throws {
         let lane = LaneSettings(merchantKey: "k", appId: "a", callback: configured, platform: .android)
