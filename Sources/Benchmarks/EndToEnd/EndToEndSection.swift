@@ -110,28 +110,27 @@ struct EndToEndSection {
         let pacedRawWide = measure(.pacedRawWide, .raw, paced: true, replyBytes: replyBytes, lanes: wideLanes)
 
         let section = "e2e"
-        // With and without the HTTP clients in alternate slices of one run: two runs one after the other differ
-        // here by more than the 5% this row judges.
-        if let withHTTP, let without = withHTTP.baseline {
-            let ratio = withHTTP.salesPerSecond / without.salesPerSecond
-            out.rows.append(
-                Row(
-                    section: section,
-                    figure: "sales/s, bridge+simulator with the HTTP listener (a scrape a second, "
-                        + "\(HTTPWatchers.viewers) /events viewers), in alternate slices of one run",
-                    value: Format.rate(withHTTP.salesPerSecond),
-                    baseline: "\(Format.rate(without.salesPerSecond)) without", ratio: ratio,
-                    target: ">= 0.95x without", verdict: ratio >= 0.95 ? .met : .notMet))
+        // With and without the clients in alternate slices of one run: two runs one after the other differ here
+        // by more than the 5% the HTTP row judges.
+        func slices(_ run: RunMeasurement?, _ figure: String) -> Row? {
+            guard let run, let without = run.baseline else { return nil }
+            return Row(
+                section: section, figure: "sales/s, bridge+simulator with \(figure), in alternate slices of one run",
+                value: Format.rate(run.salesPerSecond), baseline: "\(Format.rate(without.salesPerSecond)) without",
+                ratio: run.salesPerSecond / without.salesPerSecond)
         }
-        if let withLaneViewers, let without = withLaneViewers.baseline {
-            out.rows.append(
-                Row(
-                    section: section,
-                    figure: "sales/s, bridge+simulator with the HTTP listener, \(HTTPWatchers.viewers) /events viewers "
-                        + "of one lane each (?topic=<lane>.), in alternate slices of one run",
-                    value: Format.rate(withLaneViewers.salesPerSecond),
-                    baseline: "\(Format.rate(without.salesPerSecond)) without",
-                    ratio: withLaneViewers.salesPerSecond / without.salesPerSecond))
+        if var row = slices(
+            withHTTP, "the HTTP listener (a scrape a second, \(HTTPWatchers.viewers) /events viewers)")
+        {
+            row.target = ">= 0.95x without"
+            row.verdict = (row.ratio ?? 0) >= 0.95 ? .met : .notMet
+            out.rows.append(row)
+        }
+        if let row = slices(
+            withLaneViewers,
+            "the HTTP listener, \(HTTPWatchers.viewers) /events viewers of one lane each (?topic=<lane>.)")
+        {
+            out.rows.append(row)
         }
         if let android {
             out.rows.append(
@@ -142,16 +141,7 @@ struct EndToEndSection {
                     baseline: normal.map { "\(Format.rate($0.salesPerSecond)) iOS (run before)" } ?? "-",
                     ratio: normal.map { android.salesPerSecond / $0.salesPerSecond }))
         }
-        if let withSubscriber, let without = withSubscriber.baseline {
-            out.rows.append(
-                Row(
-                    section: section,
-                    figure: "sales/s, bridge+simulator with a subscriber to every event (SUB over tcp), in alternate "
-                        + "slices of one run",
-                    value: Format.rate(withSubscriber.salesPerSecond),
-                    baseline: "\(Format.rate(without.salesPerSecond)) without",
-                    ratio: withSubscriber.salesPerSecond / without.salesPerSecond))
-        }
+        if let row = slices(withSubscriber, "a subscriber to every event (SUB over tcp)") { out.rows.append(row) }
         if let raw {
             let rawRate = "\(Format.rate(raw.salesPerSecond)) raw"
             for (name, run) in [("normal", normal), ("full", full)] {
