@@ -24,13 +24,18 @@ public struct LaneSettings: Sendable, Equatable {
     /// iOS: the configured callback as given (`interapp-callback`). Android: a full URI; a configured callback
     /// without `://` becomes `<callback>://result`.
     public var callbackParameter: String {
-        guard platform == .android, !Self.hasSchemeSeparator(callback) else { return callback }
-        return callback + "://result"
+        platform == .android ? Self.callbackURI(callback) : callback
+    }
+
+    /// A callback as a full URI: as given when it has `://`, else `<callback>://result` (how the Android app
+    /// takes a bare scheme, and how the simulator answers one).
+    public static func callbackURI(_ callback: String) -> String {
+        hasSchemeSeparator(callback) ? callback : callback + "://result"
     }
 
     /// Whether `text` holds `://`, by its bytes: `String.contains(String)` goes through Foundation, and this is
     /// read for every Android request (about 2% of the bridge loop's samples).
-    private static func hasSchemeSeparator(_ text: String) -> Bool {
+    public static func hasSchemeSeparator(_ text: String) -> Bool {
         var previous: (UInt8, UInt8) = (0, 0)
         for byte in text.utf8 {
             if byte == UInt8(ascii: "/"), previous == (UInt8(ascii: ":"), UInt8(ascii: "/")) { return true }

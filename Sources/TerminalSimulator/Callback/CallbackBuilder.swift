@@ -1,3 +1,5 @@
+import InterApp
+
 /// Writes one callback URL the way the simulated app does, in its dialect and encoding.
 ///
 /// The base comes from the request's `callback` parameter: iOS sends a bare scheme (`interapp-callback`),
@@ -23,20 +25,10 @@ struct CallbackBuilder {
     /// Starts a callback URL on the request's `callback` value.
     init(callback: String, platform: SimulatorPlatform, encoding: CallbackEncoding) {
         // Byte scans: `String.contains(String)` goes through Foundation and costs more than the whole URL.
-        let bytes = callback.utf8
-        var hasSchemeSeparator = false
-        var hasQuery = false
-        var previous: (UInt8, UInt8) = (0, 0)
-        for byte in bytes {
-            if byte == UInt8(ascii: "/") && previous == (UInt8(ascii: ":"), UInt8(ascii: "/")) {
-                hasSchemeSeparator = true
-            }
-            if byte == UInt8(ascii: "?") { hasQuery = true }
-            previous = (previous.1, byte)
-        }
-        url = hasSchemeSeparator ? callback : callback + "://result"
+        let hasSchemeSeparator = LaneSettings.hasSchemeSeparator(callback)
+        url = LaneSettings.callbackURI(callback)
         url.reserveCapacity(url.utf8.count + 480)
-        separator = hasQuery && hasSchemeSeparator ? "&" : "?"
+        separator = hasSchemeSeparator && callback.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
         self.platform = platform
         self.encoding = encoding
     }
