@@ -17,33 +17,38 @@ struct CallbackBuilder {
         case spaceBeforeValue
     }
 
-    private(set) var url: String
+    /// The URL's bytes so far: appended as bytes, made a `String` once (``url``).
+    private var bytes: [UInt8] = []
     private let platform: SimulatorPlatform
     private let encoding: CallbackEncoding
-    private var separator: Character
+    private var separator: UInt8
 
     /// Starts a callback URL on the request's `callback` value.
     init(callback: String, platform: SimulatorPlatform, encoding: CallbackEncoding) {
         // Byte scans: `String.contains(String)` goes through Foundation and costs more than the whole URL.
         let hasSchemeSeparator = LaneSettings.hasSchemeSeparator(callback)
-        url = LaneSettings.callbackURI(callback)
-        url.reserveCapacity(url.utf8.count + 480)
-        separator = hasSchemeSeparator && callback.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
+        let base = LaneSettings.callbackURI(callback)
+        bytes.reserveCapacity(base.utf8.count + 480)
+        bytes.append(contentsOf: base.utf8)
+        separator = UInt8(ascii: hasSchemeSeparator && callback.utf8.contains(UInt8(ascii: "?")) ? "&" : "?")
         self.platform = platform
         self.encoding = encoding
     }
 
+    /// The callback URL as written so far.
+    var url: String { String(decoding: bytes, as: UTF8.self) }
+
     /// Appends `name=value`.
     mutating func add(_ name: String, _ value: String, quirk: Quirk = .none) {
         let quirk = encoding == .realistic ? quirk : .none
-        url.append(separator)
-        separator = "&"
-        if quirk == .spaceBeforeName { url.append(" ") }
-        url.append(name)
-        url.append("=")
-        if quirk == .spaceBeforeValue { url.append(" ") }
+        bytes.append(separator)
+        separator = UInt8(ascii: "&")
+        if quirk == .spaceBeforeName { bytes.append(UInt8(ascii: " ")) }
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(UInt8(ascii: "="))
+        if quirk == .spaceBeforeValue { bytes.append(UInt8(ascii: " ")) }
         appendEncoded(value)
-        if quirk == .spaceAfterValue { url.append(" ") }
+        if quirk == .spaceAfterValue { bytes.append(UInt8(ascii: " ")) }
     }
 
     /// Appends `name=value` for an integer.
@@ -61,17 +66,6 @@ struct CallbackBuilder {
     private mutating func appendEncoded(_ value: String) {
         let keepSpace = encoding == .realistic && platform == .android
         let clean = encoding == .clean
-        var needsWork = false
-        for byte in value.utf8 where !CallbackBuilder.isKept(byte, clean: clean, keepSpace: keepSpace) {
-            needsWork = true
-            break
-        }
-        guard needsWork else {
-            url.append(value)
-            return
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(value.utf8.count * 3)
         for byte in value.utf8 {
             if CallbackBuilder.isKept(byte, clean: clean, keepSpace: keepSpace) {
                 bytes.append(byte)
@@ -81,7 +75,6 @@ struct CallbackBuilder {
                 bytes.append(CallbackBuilder.hexDigits[Int(byte & 0x0F)])
             }
         }
-        url.append(String(decoding: bytes, as: UTF8.self))
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)

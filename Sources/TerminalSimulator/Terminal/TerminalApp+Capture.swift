@@ -59,6 +59,7 @@ extension TerminalApp {
         url.add("shortOrderCode", ifPresent: authorisation.shortOrderCode)
         url.add("transactionDate", date)
         url.add("transactionId", transactionId)
+        let callback = url.url
         record(
             SimulatedTransaction(
                 kind: .capture, outcome: .approved, amount: amount,
@@ -66,8 +67,8 @@ extension TerminalApp {
                 referenceNumber: reference, authorisationCode: authorisation.authorisationCode,
                 orderCode: authorisation.orderCode, shortOrderCode: authorisation.shortOrderCode,
                 transactionId: transactionId, transactionDate: date, accountNumber: authorisation.accountNumber,
-                cardType: authorisation.cardType, callbackURL: url.url))
-        emit(url.url)
+                cardType: authorisation.cardType, callbackURL: callback))
+        emit(callback)
     }
 
     private func captureFailed(

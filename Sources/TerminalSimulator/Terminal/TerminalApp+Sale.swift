@@ -55,8 +55,9 @@ extension TerminalApp {
             url.add("clientTransactionId", ifPresent: sale.clientTransactionId)
             url.add("amount", sale.amount)
             url.add("tipAmount", sale.tipAmount)
-            callbackURL = url.url
-            emit(url.url)
+            let callback = url.url
+            callbackURL = callback
+            emit(callback)
         }
         record(
             SimulatedTransaction(
@@ -141,8 +142,9 @@ extension TerminalApp {
             url.add("tid", terminalId)
             url.add("transactionDate", record.transactionDate!)
         }
-        record.callbackURL = url.url
-        returnToCaller(url.url, recording: record)
+        let callback = url.url
+        record.callbackURL = callback
+        returnToCaller(callback, recording: record)
     }
 
     /// The installments the sale ends with: the preferred number when it is within 2…36, otherwise the

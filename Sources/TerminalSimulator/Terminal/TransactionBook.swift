@@ -2,20 +2,22 @@
 /// look-ups cancels and transaction details need.
 ///
 /// Indices are absolute (the first transaction ever is 0), so they stay valid while old ones are dropped.
+/// The look-up tables are brought up to date by the look-ups themselves: a lane that only sells (nearly
+/// every sale, and the benchmark) never hashes a transaction's identifiers.
 struct TransactionBook: Sendable {
     private(set) var records: [SimulatedTransaction] = []
     private var base = 0
     private let limit: Int
-    private let indexed: Bool
+    /// The absolute index of the first transaction the look-up tables have not taken in yet.
+    private var indexedUpTo = 0
     private var byReference: [String: Int] = [:]
     private var byOrderCode: [String: Int] = [:]
     private var byShortOrderCode: [String: Int] = [:]
     private var byClientTransactionId: [String: Int] = [:]
 
-    /// Creates an empty book keeping about `limit` transactions; `indexed` keeps the look-up tables.
-    init(limit: Int, indexed: Bool) {
+    /// Creates an empty book keeping about `limit` transactions.
+    init(limit: Int) {
         self.limit = max(1, limit)
-        self.indexed = indexed
     }
 
     /// How many transactions were ever appended (kept or dropped).
@@ -26,7 +28,6 @@ struct TransactionBook: Sendable {
     mutating func append(_ record: SimulatedTransaction) -> Int {
         let index = base + records.count
         records.append(record)
-        if indexed { addToIndex(record, at: index) }
         if records.count >= 2 * limit { trim() }
         return index
     }
@@ -44,7 +45,8 @@ struct TransactionBook: Sendable {
     }
 
     /// The approved sale with this `referenceNumber`, `orderCode` or `shortOrderCode` (latest first).
-    func approvedSale(reference: String?, orderCode: String?, shortOrderCode: String?) -> Int? {
+    mutating func approvedSale(reference: String?, orderCode: String?, shortOrderCode: String?) -> Int? {
+        updateIndex()
         if let reference, let index = byReference[reference] { return index }
         if let orderCode, let index = byOrderCode[orderCode] { return index }
         if let shortOrderCode, let index = byShortOrderCode[shortOrderCode] { return index }
@@ -52,8 +54,9 @@ struct TransactionBook: Sendable {
     }
 
     /// The latest sale sent with this `clientTransactionId` that reached the host, approved or declined.
-    func hostSale(clientTransactionId: String) -> Int? {
-        byClientTransactionId[clientTransactionId]
+    mutating func hostSale(clientTransactionId: String) -> Int? {
+        updateIndex()
+        return byClientTransactionId[clientTransactionId]
     }
 
     /// The latest transaction that reached the host (approved or declined) with this `orderCode`, or the
@@ -92,6 +95,22 @@ struct TransactionBook: Sendable {
         return nil
     }
 
+    /// Takes the transactions appended since the last look-up into the tables, oldest first (a later one
+    /// with the same identifier wins); after a trim, builds them again from the transactions kept.
+    private mutating func updateIndex() {
+        if indexedUpTo < base {
+            byReference.removeAll(keepingCapacity: true)
+            byOrderCode.removeAll(keepingCapacity: true)
+            byShortOrderCode.removeAll(keepingCapacity: true)
+            byClientTransactionId.removeAll(keepingCapacity: true)
+            indexedUpTo = base
+        }
+        while indexedUpTo < totalCount {
+            addToIndex(records[indexedUpTo - base], at: indexedUpTo)
+            indexedUpTo += 1
+        }
+    }
+
     private mutating func addToIndex(_ record: SimulatedTransaction, at index: Int) {
         guard record.kind == .sale else { return }
         if record.outcome == .approved || record.outcome == .declined, let value = record.clientTransactionId {
@@ -107,11 +126,7 @@ struct TransactionBook: Sendable {
         let dropped = records.count - limit
         records.removeFirst(dropped)
         base += dropped
-        guard indexed else { return }
-        byReference.removeAll(keepingCapacity: true)
-        byOrderCode.removeAll(keepingCapacity: true)
-        byShortOrderCode.removeAll(keepingCapacity: true)
-        byClientTransactionId.removeAll(keepingCapacity: true)
-        for (offset, record) in records.enumerated() { addToIndex(record, at: base + offset) }
+        // The tables may name dropped transactions: built again from the kept ones at the next look-up.
+        indexedUpTo = 0
     }
 }

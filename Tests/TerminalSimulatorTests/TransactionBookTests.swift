@@ -1,0 +1,53 @@
+import Testing
+
+@testable import TerminalSimulator
+
+@Suite("The simulated app's transaction book")
+struct TransactionBookTests {
+    private static func sale(_ number: Int, _ outcome: SimulatedTransaction.Outcome = .approved, client: String? = nil)
+        -> SimulatedTransaction
+    {
+        SimulatedTransaction(
+            kind: .sale, outcome: outcome, amount: number, clientTransactionId: client ?? "ctid-\(number)",
+            referenceNumber: "ref-\(number)", orderCode: "order-\(number)", shortOrderCode: "short-\(number)")
+    }
+
+    @Test("look-ups find what was appended since the last look-up, the latest of equal identifiers")
+    func appendedSinceLastLookUp() {
+        var book = TransactionBook(limit: 10)
+        book.append(Self.sale(1))
+        #expect(book.approvedSale(reference: "ref-1", orderCode: nil, shortOrderCode: nil) == 0)
+        book.append(Self.sale(2))
+        book.append(Self.sale(3, .declined))
+        #expect(book.approvedSale(reference: nil, orderCode: "order-2", shortOrderCode: nil) == 1)
+        #expect(book.approvedSale(reference: nil, orderCode: nil, shortOrderCode: "short-3") == nil, "declined")
+        #expect(book.hostSale(clientTransactionId: "ctid-3") == 2, "a declined sale reached the host")
+        book.append(Self.sale(4, client: "ctid-1"))
+        #expect(book.hostSale(clientTransactionId: "ctid-1") == 3, "the later sale with that id")
+        book.append(Self.sale(5, .cardholderCancelled))
+        #expect(book.hostSale(clientTransactionId: "ctid-5") == nil, "never reached the host")
+    }
+
+    @Test("a trimmed transaction is found no more, whether or not it had been looked up before the trim")
+    func trimmedAreForgotten() {
+        var looked = TransactionBook(limit: 2)
+        var unlooked = TransactionBook(limit: 2)
+        for number in 0..<3 {
+            looked.append(Self.sale(number))
+            unlooked.append(Self.sale(number))
+        }
+        #expect(looked.approvedSale(reference: "ref-0", orderCode: nil, shortOrderCode: nil) == 0)
+        looked.append(Self.sale(3))
+        unlooked.append(Self.sale(3))
+        for var book in [looked, unlooked] {
+            #expect(book.records.count == 2)
+            #expect(book.record(at: 0) == nil)
+            #expect(book.approvedSale(reference: "ref-0", orderCode: nil, shortOrderCode: nil) == nil)
+            #expect(book.approvedSale(reference: "ref-1", orderCode: nil, shortOrderCode: nil) == nil)
+            #expect(book.hostSale(clientTransactionId: "ctid-1") == nil)
+            #expect(book.approvedSale(reference: "ref-2", orderCode: nil, shortOrderCode: nil) == 2)
+            #expect(book.hostSale(clientTransactionId: "ctid-3") == 3)
+            #expect(book.totalCount == 4)
+        }
+    }
+}
