@@ -1,9 +1,17 @@
 #!/usr/bin/env python3
-# A model of what the journal writer writes per sale (issue 17, docs/PERFORMANCE.md 6.11): the bridge's
+# A model of what the journal writer writes per sale (issue 17, docs/PERFORMANCE.md 6.11 and 6.16): the bridge's
 # tables and statements driven from Python's sqlite3, PRE sales journaled first, then N sales in commits of PER
-# sales (insert; then callback + final update), printing CPU per sale and WAL bytes per sale. The variants
-# drop indexes the bridge had until v1.1-fewer-index-writes, or AUTOINCREMENT; the second argument is the page size.
-#   python3 scripts/journal-index-model.py base 4096; python3 scripts/journal-index-model.py nomatched-nolate 4096
+# sales (insert; then callback + final update), printing CPU per sale and WAL bytes per sale. Python's own cost per
+# statement is in the CPU figure: compare variants with each other, not with the bridge's writer.
+# The first argument names the variant; words in it change the model:
+#   nomatched, nolate  without the indexes the bridge had until v1.1-fewer-index-writes (the bridge today has neither)
+#   noauto             callbacks without AUTOINCREMENT
+#   noid               no index on the command id (the final update finds its row by rowid): what the id costs
+#   wr                 the command table WITHOUT ROWID, keyed by its id
+#   once               each sale written once, whole, when it ends (one insert, no update)
+# The second argument is the page size; FP, FIELDS and REPLY set the fingerprint's, callback's and reply's lengths.
+#   python3 scripts/journal-index-model.py nomatched-nolate 4096
+#   PER=12 python3 scripts/journal-index-model.py nomatched-nolate-noid 4096
 import os, random, sqlite3, sys, tempfile, time, uuid
 
 variant = sys.argv[1]
@@ -16,12 +24,14 @@ db = sqlite3.connect(path, isolation_level=None)
 db.execute(f"PRAGMA page_size={page}")
 db.execute("PRAGMA journal_mode=WAL"); db.execute("PRAGMA synchronous=NORMAL"); db.execute("PRAGMA wal_autocheckpoint=0")
 auto = "AUTOINCREMENT" if "noauto" not in variant else ""
+IDPK = "" if "noid" in variant else "PRIMARY KEY"
+WR = " WITHOUT ROWID" if "wr" in variant else ""
 db.executescript(f"""
-CREATE TABLE commands (id TEXT PRIMARY KEY NOT NULL, lane TEXT, action TEXT NOT NULL, fingerprint TEXT NOT NULL,
+CREATE TABLE commands (id TEXT {IDPK} NOT NULL, lane TEXT, action TEXT NOT NULL, fingerprint TEXT NOT NULL,
  client_transaction_id TEXT, state TEXT NOT NULL, outcome TEXT, reply TEXT, late INTEGER NOT NULL DEFAULT 0,
  deadline_ms INTEGER, created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL, client TEXT,
  amount INTEGER, tip INTEGER, error_code TEXT, failure_reason TEXT, reference_number TEXT, order_code TEXT, card TEXT, batch TEXT,
- resolved_at TEXT, resolved_by TEXT, resolved_note TEXT);
+ resolved_at TEXT, resolved_by TEXT, resolved_note TEXT){WR};
 CREATE INDEX commands_outstanding ON commands(state) WHERE state != 'final';
 CREATE INDEX commands_unknown_sales ON commands(lane, client_transaction_id) WHERE outcome = 'unknown';
 CREATE TABLE callbacks (seq INTEGER PRIMARY KEY {auto}, lane TEXT NOT NULL, received_ms INTEGER NOT NULL, fields TEXT NOT NULL, matched_id TEXT, disposition TEXT NOT NULL);
@@ -32,20 +42,29 @@ if "nomatched" not in variant:
     db.execute("CREATE INDEX callbacks_matched ON callbacks(matched_id)")
 if "nolate" not in variant:
     db.execute("CREATE INDEX commands_late_by_client_transaction_id ON commands(lane, client_transaction_id, action) WHERE client_transaction_id IS NOT NULL")
-fp = "x" * 76; fields = "f" * 496; reply = "r" * 582
+fp = "x" * int(os.environ.get("FP","76")); fields = "f" * int(os.environ.get("FIELDS","496")); reply = "r" * int(os.environ.get("REPLY","582"))
 ins = "INSERT INTO commands(id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms, updated_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
 cb = "INSERT INTO callbacks(lane, received_ms, fields, matched_id, disposition) VALUES (?,?,?,?,?)"
-upd = "UPDATE commands SET state='final', outcome=?, reply=?, late=?, updated_ms=?, amount=?, tip=?, error_code=?, failure_reason=?, reference_number=?, order_code=?, card=?, batch=?, resolved_at=?, resolved_by=?, resolved_note=? WHERE id=?"
+upd = "UPDATE commands SET state='final', outcome=?, reply=?, late=?, updated_ms=?, amount=?, tip=?, error_code=?, failure_reason=?, reference_number=?, order_code=?, card=?, batch=?, resolved_at=?, resolved_by=?, resolved_note=? WHERE " + ("rowid=?" if "noid" in variant else "id=?")
 t = 1_700_000_000_000
+fullins = "INSERT INTO commands(id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms, updated_ms, amount, tip, reference_number, order_code, card) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 def sale_batch(ids, lanes):
+    if "once" in variant:
+        db.execute("BEGIN")
+        for i, l in zip(ids, lanes):
+            db.execute(fullins, (i, l, "sale", fp, i, "final", "success", reply, None, t, t, 1000, 0, "123456", "1234567890", "4111********1111"))
+            db.execute(cb, (l, t, fields, i, "matched"))
+        db.execute("COMMIT")
+        return
     db.execute("BEGIN")
+    rows = {}
     for i, l in zip(ids, lanes):
-        db.execute(ins, (i, l, "sale", fp, i, "sent", None, None, t, t, t))
+        rows[i] = db.execute(ins, (i, l, "sale", fp, i, "sent", None, None, t, t, t)).lastrowid
     db.execute("COMMIT")
     db.execute("BEGIN")
     for i, l in zip(ids, lanes):
         db.execute(cb, (l, t, fields, i, "matched"))
-        db.execute(upd, ("success", reply, 0, t, 1000, 0, None, None, "123456", "1234567890", "4111********1111", None, None, None, None, i))
+        db.execute(upd, ("success", reply, 0, t, 1000, 0, None, None, "123456", "1234567890", "4111********1111", None, None, None, None, rows[i] if "noid" in variant else i))
     db.execute("COMMIT")
 pre = int(os.environ.get("PRE", "100000")); per = int(os.environ.get("PER", "16")); n = int(os.environ.get("N", "40000"))
 for k in range(0, pre, 1000):
