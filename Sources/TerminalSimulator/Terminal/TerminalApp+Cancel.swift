@@ -73,14 +73,14 @@ extension TerminalApp {
             url.add("tid", terminalId, quirk: platform == .ios ? .spaceBeforeValue : .none)
             url.add("transactionDate", date)
             url.add("transactionId", transactionId)
-            let callback = url.url
+            let written = url.url
             returnToCaller(
-                callback,
+                written,
                 recording: SimulatedTransaction(
                     kind: .cancel, outcome: .approved, amount: amount, clientTransactionId: sale.clientTransactionId,
                     transactionId: transactionId, transactionDate: date, accountNumber: sale.accountNumber,
                     cardType: sale.cardType, verificationMethod: sale.verificationMethod,
-                    cancelledReferenceNumber: sale.referenceNumber, callbackURL: callback))
+                    cancelledReferenceNumber: sale.referenceNumber, callbackURL: written))
         case .idle, .screens:
             break
         }

@@ -59,7 +59,7 @@ extension TerminalApp {
         url.add("shortOrderCode", ifPresent: authorisation.shortOrderCode)
         url.add("transactionDate", date)
         url.add("transactionId", transactionId)
-        let callback = url.url
+        let written = url.url
         record(
             SimulatedTransaction(
                 kind: .capture, outcome: .approved, amount: amount,
@@ -67,8 +67,8 @@ extension TerminalApp {
                 referenceNumber: reference, authorisationCode: authorisation.authorisationCode,
                 orderCode: authorisation.orderCode, shortOrderCode: authorisation.shortOrderCode,
                 transactionId: transactionId, transactionDate: date, accountNumber: authorisation.accountNumber,
-                cardType: authorisation.cardType, callbackURL: callback))
-        emit(callback)
+                cardType: authorisation.cardType, callbackURL: written))
+        emit(written)
     }
 
     private func captureFailed(

@@ -55,9 +55,9 @@ extension TerminalApp {
             url.add("clientTransactionId", ifPresent: sale.clientTransactionId)
             url.add("amount", sale.amount)
             url.add("tipAmount", sale.tipAmount)
-            let callback = url.url
-            callbackURL = callback
-            emit(callback)
+            let written = url.url
+            callbackURL = written
+            emit(written)
         }
         record(
             SimulatedTransaction(
@@ -142,9 +142,9 @@ extension TerminalApp {
             url.add("tid", terminalId)
             url.add("transactionDate", record.transactionDate!)
         }
-        let callback = url.url
-        record.callbackURL = callback
-        returnToCaller(callback, recording: record)
+        let written = url.url
+        record.callbackURL = written
+        returnToCaller(written, recording: record)
     }
 
     /// The installments the sale ends with: the preferred number when it is within 2…36, otherwise the

@@ -38,7 +38,9 @@ struct TransactionBook: Sendable {
         return records.indices.contains(offset) ? records[offset] : nil
     }
 
-    /// Replaces the transaction at absolute `index`, if still kept.
+    /// Replaces the transaction at absolute `index`, if still kept. Only what the look-ups do not read may
+    /// change (a sale's `cancelled`, a pre-authorisation's `captured`): a transaction not yet taken into the
+    /// tables would be found by its new identifiers.
     mutating func replace(at index: Int, with record: SimulatedTransaction) {
         let offset = index - base
         if records.indices.contains(offset) { records[offset] = record }
