@@ -12,7 +12,7 @@ struct TransactionBookTests {
             referenceNumber: "ref-\(number)", orderCode: "order-\(number)", shortOrderCode: "short-\(number)")
     }
 
-    @Test("look-ups find what was appended since the last look-up, the latest of equal identifiers")
+    @Test("look-ups find the latest transaction of an identifier, as the host saw it")
     func appendedSinceLastLookUp() {
         var book = TransactionBook(limit: 10)
         book.append(Self.sale(1))
@@ -28,6 +28,21 @@ struct TransactionBookTests {
         #expect(book.hostSale(clientTransactionId: "ctid-5") == nil, "never reached the host")
     }
 
+    @Test("a reference number's match wins over a later order code's; a cancelled sale is still found")
+    func precedence() {
+        var book = TransactionBook(limit: 10)
+        book.append(Self.sale(1))
+        var second = Self.sale(2)
+        second.orderCode = "ref-1"
+        book.append(second)
+        #expect(book.approvedSale(reference: "ref-1", orderCode: "ref-1", shortOrderCode: nil) == 0)
+        #expect(book.approvedSale(reference: "nothing", orderCode: "ref-1", shortOrderCode: "short-1") == 1)
+        var cancelled = Self.sale(1)
+        cancelled.cancelled = true
+        book.replace(at: 0, with: cancelled)
+        #expect(book.approvedSale(reference: "ref-1", orderCode: nil, shortOrderCode: nil) == 0)
+    }
+
     @Test("a trimmed transaction is found no more, whether or not it had been looked up before the trim")
     func trimmedAreForgotten() {
         var looked = TransactionBook(limit: 2)
@@ -39,7 +54,7 @@ struct TransactionBookTests {
         #expect(looked.approvedSale(reference: "ref-0", orderCode: nil, shortOrderCode: nil) == 0)
         looked.append(Self.sale(3))
         unlooked.append(Self.sale(3))
-        for var book in [looked, unlooked] {
+        for book in [looked, unlooked] {
             #expect(book.records.count == 2)
             #expect(book.record(at: 0) == nil)
             #expect(book.approvedSale(reference: "ref-0", orderCode: nil, shortOrderCode: nil) == nil)

@@ -2,18 +2,13 @@
 /// look-ups cancels and transaction details need.
 ///
 /// Indices are absolute (the first transaction ever is 0), so they stay valid while old ones are dropped.
-/// The look-up tables are brought up to date by the look-ups themselves: a lane that only sells (nearly
-/// every sale, and the benchmark) never hashes a transaction's identifiers.
+/// The look-ups read the kept transactions from the newest back, and keep no tables: a sale costs its
+/// append only, and what is looked up (the sale a cancel or a details request names) is nearly always
+/// among the last few; one that finds nothing reads every kept transaction (at most `2 * limit`).
 struct TransactionBook: Sendable {
     private(set) var records: [SimulatedTransaction] = []
     private var base = 0
     private let limit: Int
-    /// The absolute index of the first transaction the look-up tables have not taken in yet.
-    private var indexedUpTo = 0
-    private var byReference: [String: Int] = [:]
-    private var byOrderCode: [String: Int] = [:]
-    private var byShortOrderCode: [String: Int] = [:]
-    private var byClientTransactionId: [String: Int] = [:]
 
     /// Creates an empty book keeping about `limit` transactions.
     init(limit: Int) {
@@ -38,27 +33,30 @@ struct TransactionBook: Sendable {
         return records.indices.contains(offset) ? records[offset] : nil
     }
 
-    /// Replaces the transaction at absolute `index`, if still kept. Only what the look-ups do not read may
-    /// change (a sale's `cancelled`, a pre-authorisation's `captured`): a transaction not yet taken into the
-    /// tables would be found by its new identifiers.
+    /// Replaces the transaction at absolute `index`, if still kept.
     mutating func replace(at index: Int, with record: SimulatedTransaction) {
         let offset = index - base
         if records.indices.contains(offset) { records[offset] = record }
     }
 
-    /// The approved sale with this `referenceNumber`, `orderCode` or `shortOrderCode` (latest first).
-    mutating func approvedSale(reference: String?, orderCode: String?, shortOrderCode: String?) -> Int? {
-        updateIndex()
-        if let reference, let index = byReference[reference] { return index }
-        if let orderCode, let index = byOrderCode[orderCode] { return index }
-        if let shortOrderCode, let index = byShortOrderCode[shortOrderCode] { return index }
+    /// The approved sale with this `referenceNumber`, `orderCode` or `shortOrderCode` (latest first, in that
+    /// precedence: a match of the reference number wins over a later match of the order code).
+    func approvedSale(reference: String?, orderCode: String?, shortOrderCode: String?) -> Int? {
+        func latestApproved(_ named: (SimulatedTransaction) -> Bool) -> Int? {
+            latest { $0.kind == .sale && $0.outcome == .approved && named($0) }
+        }
+        if let reference, let index = latestApproved({ $0.referenceNumber == reference }) { return index }
+        if let orderCode, let index = latestApproved({ $0.orderCode == orderCode }) { return index }
+        if let shortOrderCode, let index = latestApproved({ $0.shortOrderCode == shortOrderCode }) { return index }
         return nil
     }
 
     /// The latest sale sent with this `clientTransactionId` that reached the host, approved or declined.
-    mutating func hostSale(clientTransactionId: String) -> Int? {
-        updateIndex()
-        return byClientTransactionId[clientTransactionId]
+    func hostSale(clientTransactionId: String) -> Int? {
+        latest { record in
+            record.kind == .sale && (record.outcome == .approved || record.outcome == .declined)
+                && record.clientTransactionId == clientTransactionId
+        }
     }
 
     /// The latest transaction that reached the host (approved or declined) with this `orderCode`, or the
@@ -97,38 +95,14 @@ struct TransactionBook: Sendable {
         return nil
     }
 
-    /// Takes the transactions appended since the last look-up into the tables, oldest first (a later one
-    /// with the same identifier wins); after a trim, builds them again from the transactions kept.
-    private mutating func updateIndex() {
-        if indexedUpTo < base {
-            byReference.removeAll(keepingCapacity: true)
-            byOrderCode.removeAll(keepingCapacity: true)
-            byShortOrderCode.removeAll(keepingCapacity: true)
-            byClientTransactionId.removeAll(keepingCapacity: true)
-            indexedUpTo = base
-        }
-        while indexedUpTo < totalCount {
-            addToIndex(records[indexedUpTo - base], at: indexedUpTo)
-            indexedUpTo += 1
-        }
-    }
-
-    private mutating func addToIndex(_ record: SimulatedTransaction, at index: Int) {
-        guard record.kind == .sale else { return }
-        if record.outcome == .approved || record.outcome == .declined, let value = record.clientTransactionId {
-            byClientTransactionId[value] = index
-        }
-        guard record.outcome == .approved else { return }
-        if let value = record.referenceNumber { byReference[value] = index }
-        if let value = record.orderCode { byOrderCode[value] = index }
-        if let value = record.shortOrderCode { byShortOrderCode[value] = index }
+    /// The absolute index of the latest kept transaction that `matches`.
+    private func latest(where matches: (SimulatedTransaction) -> Bool) -> Int? {
+        records.lastIndex(where: matches).map { base + $0 }
     }
 
     private mutating func trim() {
         let dropped = records.count - limit
         records.removeFirst(dropped)
         base += dropped
-        // The tables may name dropped transactions: built again from the kept ones at the next look-up.
-        indexedUpTo = 0
     }
 }
