@@ -14,7 +14,7 @@ struct TransactionBookTests {
 
     @Test("look-ups find the latest transaction of an identifier, as the host saw it")
     func appendedSinceLastLookUp() {
-        var book = TransactionBook(limit: 10)
+        var book = TransactionBook(limit: 10, indexed: true)
         book.append(Self.sale(1))
         #expect(book.approvedSale(reference: "ref-1", orderCode: nil, shortOrderCode: nil) == 0)
         book.append(Self.sale(2))
@@ -30,7 +30,7 @@ struct TransactionBookTests {
 
     @Test("a reference number's match wins over a later order code's; a cancelled sale is still found")
     func precedence() {
-        var book = TransactionBook(limit: 10)
+        var book = TransactionBook(limit: 10, indexed: true)
         book.append(Self.sale(1))
         var second = Self.sale(2)
         second.orderCode = "ref-1"
@@ -45,8 +45,8 @@ struct TransactionBookTests {
 
     @Test("a trimmed transaction is found no more, whether or not it had been looked up before the trim")
     func trimmedAreForgotten() {
-        var looked = TransactionBook(limit: 2)
-        var unlooked = TransactionBook(limit: 2)
+        var looked = TransactionBook(limit: 2, indexed: true)
+        var unlooked = TransactionBook(limit: 2, indexed: true)
         for number in 0..<3 {
             looked.append(Self.sale(number))
             unlooked.append(Self.sale(number))

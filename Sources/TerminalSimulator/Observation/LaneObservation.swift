@@ -14,7 +14,7 @@ struct LaneObservation: Sendable {
     var batches = BatchBook()
 
     init(historyLimit: Int) {
-        history = TransactionBook(limit: historyLimit)
+        history = TransactionBook(limit: historyLimit, indexed: false)
     }
 }
 

@@ -75,7 +75,7 @@ final class TerminalApp {
         self.terminalId = random.digits(8, leadingNonZero: true)
         self.stan = 1 + random.below(899_999)
         self.random = random
-        self.book = TransactionBook(limit: historyLimit)
+        self.book = TransactionBook(limit: historyLimit, indexed: true)
     }
 
     /// The phase the app is in.
