@@ -77,27 +77,19 @@ struct TransactionBook: Sendable {
     /// precedence of Viva's iOS capture page (`shortOrderCode` over `orderCode` over `referenceNumber`); the
     /// latest one at all when none is given.
     func capturablePreAuth(reference: String?, orderCode: String?, shortOrderCode: String?) -> Int? {
-        for offset in records.indices.reversed() {
-            let record = records[offset]
+        latest { record in
             guard record.kind == .preAuth, record.outcome == .approved, record.captured < record.amount else {
-                continue
+                return false
             }
-            let named =
-                if let shortOrderCode { record.shortOrderCode == shortOrderCode } else if let orderCode {
-                    record.orderCode == orderCode
-                } else if let reference { record.referenceNumber == reference } else { true }
-            if named { return base + offset }
+            return if let shortOrderCode { record.shortOrderCode == shortOrderCode } else if let orderCode {
+                record.orderCode == orderCode
+            } else if let reference { record.referenceNumber == reference } else { true }
         }
-        return nil
     }
 
     /// The latest approved sale not yet cancelled.
     func latestCancellableSale() -> Int? {
-        for offset in records.indices.reversed() {
-            let record = records[offset]
-            if record.kind == .sale && record.outcome == .approved && !record.cancelled { return base + offset }
-        }
-        return nil
+        latest { $0.kind == .sale && $0.outcome == .approved && !$0.cancelled }
     }
 
     /// The absolute index of the latest kept transaction that `matches`.
