@@ -10,7 +10,7 @@ struct JournalCommand: ParsableCommand {
         discussion: "docs/JOURNAL.md describes the journal, its backups and how to reconcile a day.",
         subcommands: [
             JournalCheckCommand.self, JournalExportCommand.self, JournalUnknownCommand.self,
-            JournalBackupCommand.self, JournalPruneCommand.self,
+            JournalBackupCommand.self, JournalPruneCommand.self, JournalNewCommand.self,
         ]
     )
 
@@ -50,7 +50,9 @@ struct JournalCheckCommand: ParsableCommand {
         }
         print("journal \(path) is damaged:")
         for problem in problems { print("  \(problem)") }
-        print("Restore it from a backup, or move it aside (with its -wal and -shm files) to start a new journal.")
+        print(
+            "Restore it from a backup, or run `vivabridge journal new --journal \(path)` to set it aside and start a new journal."
+        )
         throw ExitCode(1)
     }
 }
@@ -186,5 +188,29 @@ struct JournalPruneCommand: ParsableCommand {
         }
         let verb = dryRun ? "would remove" : "removed"
         print("\(verb) \(result.commands) commands and \(result.callbacks) callbacks older than \(olderThan) days")
+    }
+}
+
+/// `vivabridge journal new`: sets what is left of a refused journal aside and begins a new one, on purpose.
+struct JournalNewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new",
+        abstract: "Set a refused journal's remains aside and begin a new journal (never beside a bridge).",
+        discussion: """
+            For a journal the bridge refuses to start on: an empty file, a missing file beside its -wal, -lock or \
+            .identity files, or a journal that is not the one this state folder had. The old files are renamed \
+            with .set-aside-TIME, never deleted. A healthy journal of this folder is never set aside. Commands the \
+            old journal held are unknown to the new one: a till that retries one of them would charge it again, \
+            so reconcile them first (docs/JOURNAL.md).
+            """
+    )
+
+    @OptionGroup var location: JournalLocation
+
+    func run() throws {
+        let path = try location.path(mayBeMissing: true)
+        let result = try JournalCommand.reporting { try JournalStartAnew.begin(path: path, sync: .full) }
+        for (from, to) in result.setAside { print("set aside: \(from) -> \(to)") }
+        print("journal \(path): a new journal begins here")
     }
 }

@@ -18,8 +18,9 @@ struct JournalLocation: ParsableArguments {
         }
     }
 
-    /// The journal's path; exits 2 when the configuration is refused, 1 when there is no file there.
-    func path() throws -> String {
+    /// The journal's path; exits 2 when the configuration is refused, 1 when there is no file there (unless
+    /// `mayBeMissing`).
+    func path(mayBeMissing: Bool = false) throws -> String {
         let path: String
         if let journal {
             path = journal
@@ -33,7 +34,7 @@ struct JournalLocation: ParsableArguments {
                 throw JournalCommand.fail("configuration refused: \(error)", exitCode: 2)
             }
         }
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard mayBeMissing || FileManager.default.fileExists(atPath: path) else {
             throw JournalCommand.fail("no journal at \(path)", exitCode: 1)
         }
         return path

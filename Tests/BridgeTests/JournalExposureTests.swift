@@ -1,7 +1,8 @@
-import Bridge
 import Foundation
 import TerminalSimulator
 import Testing
+
+@testable import Bridge
 
 /// A journal others can read (one made before files were created 0600, or copied by hand) is named at start
 /// with the command that fixes it (docs/SECURITY.md).
@@ -13,7 +14,8 @@ struct JournalExposureTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let journal = folder.appendingPathComponent("journal.sqlite").path
-        _ = FileManager.default.createFile(atPath: journal, contents: nil, attributes: [.posixPermissions: 0o644])
+        try Journal(path: journal, sync: .normal).close()
+        #expect(chmod(journal, 0o644) == 0)
 
         let harness = try BridgeHarness(lanes: [SimulatedLane(id: "lane-1", platform: .ios)], journalFolder: folder)
         let warning = harness.logs.text.split(separator: "\n").first {

@@ -19,17 +19,26 @@ final class Journal {
 
     /// Opens (or creates) the journal at `path`, in WAL mode.
     ///
-    /// - Throws: ``JournalError`` naming the file and what went wrong.
-    init(path: String, sync: JournalSync) throws {
+    /// - Parameter beginningAnew: the operator set the old journal aside on purpose (`journal new`): begin
+    ///   a new one even though its companion files show that a journal lived here.
+    /// - Throws: ``JournalError`` naming the file and what went wrong; ``JournalError/Code/notThisFoldersJournal``
+    ///   where a journal lived and is gone or replaced (``JournalSite``).
+    init(path: String, sync: JournalSync, beginningAnew: Bool = false) throws {
         self.path = path
         do {
             try Self.createFolder(of: path)
+            // Before the lock file is created: it is one of the signs that a journal lived here.
+            let site = JournalSite.inspect(path)
+            if !beginningAnew, let refusal = site.refusal {
+                throw JournalError(path: path, refusal, code: .notThisFoldersJournal)
+            }
             lock = try JournalLock(journal: path)
             try Self.createPrivately(path)
             database = try Self.open(path: path, sync: sync)
             identity = Self.identity(of: path)
             try Self.checkIntact(database, path: path)
             try migrate()
+            try JournalIdentity.establish(database, site: site)
             knownIds = try Self.readKnownIds(database)
             checkpointer = try JournalCheckpointer(path: path)
         } catch let error as JournalError {
@@ -39,8 +48,8 @@ final class Journal {
             lock?.release()
             throw JournalError(
                 path: path,
-                "cannot open it: \(error). If the file is damaged, restore it from a backup, or move it aside (with "
-                    + "its -wal and -shm files) to start a new journal")
+                "cannot open it: \(error). If the file is damaged, restore it from a backup, or run "
+                    + "`vivabridge journal new --journal \(path)` to set it aside and start a new journal")
         }
     }
 
@@ -109,8 +118,8 @@ final class Journal {
         throw JournalError(
             path: path,
             "is damaged (quick_check: \(problems.prefix(3).joined(separator: "; "))); the bridge will not serve it. "
-                + "Restore it from a backup, or move it aside (with its -wal and -shm files) to start a new journal; "
-                + "`vivabridge journal check --journal \(path)` lists every problem")
+                + "Restore it from a backup, or run `vivabridge journal new --journal \(path)` to set it aside and "
+                + "start a new journal; `vivabridge journal check --journal \(path)` lists every problem")
     }
 
     /// The device and inode of the file at `path`, if it exists.

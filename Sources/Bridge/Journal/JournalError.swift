@@ -1,24 +1,41 @@
 /// The journal could not be opened or written: the bridge does not run without it.
 public struct JournalError: Error, Sendable, CustomStringConvertible {
+    /// What kind of problem it is: decides whether restarting can help.
+    public enum Code: Sendable, Equatable {
+        /// The file cannot be read, written or trusted as it is (damaged, unreadable, a failed write).
+        case unusable
+        /// Another bridge holds the journal.
+        case inUse
+        /// A newer vivabridge wrote the journal (it has migrations this build does not know): this build
+        /// refuses it, untouched.
+        case fromNewerVersion
+        /// The journal this state folder had is gone or was replaced (an empty file, a missing file beside
+        /// its companions, another journal's identity): beginning a new one there could charge a repeated
+        /// id twice, so the bridge refuses until the operator restores it or starts anew on purpose.
+        case notThisFoldersJournal
+    }
+
     /// The journal's file.
     public let path: String
     /// What went wrong, in words a person can act on.
     public let message: String
-    /// Another bridge holds the journal (the process should exit 2: a configuration problem).
-    public let isInUse: Bool
-    /// A newer vivabridge wrote the journal (it has migrations this build does not know): this build
-    /// refuses it, untouched (the process should exit 2: run the newer version or restore a backup).
-    public let isFromNewerVersion: Bool
+    /// What kind of problem it is.
+    public let code: Code
 
-    init(path: String, _ message: String, inUse: Bool = false, newer: Bool = false) {
+    init(path: String, _ message: String, code: Code = .unusable) {
         self.path = path
         self.message = message
-        isInUse = inUse
-        isFromNewerVersion = newer
+        self.code = code
     }
 
-    /// The operator must change the set-up, not the file: exit 2 rather than 1.
-    public var isSetUpProblem: Bool { isInUse || isFromNewerVersion }
+    /// Another bridge holds the journal (the process should exit 2: a configuration problem).
+    public var isInUse: Bool { code == .inUse }
+    /// A newer vivabridge wrote the journal (the process should exit 2: run the newer version or restore
+    /// a backup).
+    public var isFromNewerVersion: Bool { code == .fromNewerVersion }
+
+    /// The operator must change the set-up or the files, not wait: exit 2 rather than 1.
+    public var isSetUpProblem: Bool { code != .unusable }
 
     public var description: String { "journal \(path): \(message)" }
 }

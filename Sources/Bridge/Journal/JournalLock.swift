@@ -23,7 +23,7 @@ final class JournalLock {
             throw JournalError(
                 path: path,
                 "is in use by another bridge (pid \(holder.map(String.init) ?? "unknown")); one bridge per journal",
-                inUse: true)
+                code: .inUse)
         }
         ftruncate(descriptor, 0)
         let pid = Array("\(getpid())\n".utf8)

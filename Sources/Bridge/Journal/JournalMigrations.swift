@@ -121,6 +121,6 @@ package enum JournalMigrations {
                 + "\(unknown.joined(separator: ", ")), which this vivabridge (schema \(known.last ?? "-")) does not "
                 + "know. Run the newer vivabridge, or restore the backup taken before the upgrade (docs/JOURNAL.md, "
                 + "Backup and restore); no row of it was changed",
-            newer: true)
+            code: .fromNewerVersion)
     }
 }

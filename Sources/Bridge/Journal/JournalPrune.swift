@@ -44,7 +44,7 @@ public enum JournalPrune {
         } catch  where error.isInUse {
             throw JournalError(
                 path: path, "\(error.message); prune never runs beside a bridge: stop it, prune, then start it again",
-                inUse: true)
+                code: .inUse)
         }
         defer { lock.release() }
         let cutoff = nowMs - Int64(olderThanDays) * 86_400_000

@@ -46,7 +46,7 @@ extension BridgeLoop {
             fileGone = fileProblem
             correlator.journalFileLost(fileProblem)
             logger.critical(
-                "\(fileProblem): new commands are refused journal_unavailable; commands in flight still end and are answered, but what is written now is lost at the next start unless the file is restored. Restart the bridge (a new journal is created) after saving what you can",
+                "\(fileProblem): new commands are refused journal_unavailable; commands in flight still end and are answered, but what is written now is lost unless the file is restored. Restore the journal from a backup and restart the bridge; it will not start on a missing or replaced journal (docs/RELIABILITY.md)",
                 metadata: ["journal": "\(journal.path)"])
             publishJournalEvent(.unavailable, reason: fileProblem)
         }
