@@ -11,6 +11,11 @@
 #   wr                 the command table WITHOUT ROWID, keyed by its id (not with noid: it needs the key)
 #   once               each sale written once, whole, when it ends (one insert, no update, so one commit a
 #                      batch of PER sales instead of two)
+#   log                an append-only log (issue 34): one table under an INTEGER PRIMARY KEY sequence and an index
+#                      on the (rising) time only; the accepted command is one row, its callback and its outcome two
+#                      more; no id index (the ids are kept in memory), nothing updated in place
+#   keys-seq, keys-rand  LevelDB's db_bench_sqlite3 fillseqbatch/fillrandbatch shape: rows of a 16-byte key and a
+#                      100-byte value in commits of 1,000, the key rising or random (PRE rows first, then N)
 # The second argument is the page size; FP, FIELDS and REPLY set the fingerprint's, callback's and reply's lengths;
 # PRE, PER (16 unless set; 6.16 used 12, about what the bridge's writer takes a commit under load) and N as above.
 #   python3 scripts/journal-index-model.py nomatched-nolate 4096
@@ -51,7 +56,29 @@ cb = "INSERT INTO callbacks(lane, received_ms, fields, matched_id, disposition) 
 upd = "UPDATE commands SET state='final', outcome=?, reply=?, late=?, updated_ms=?, amount=?, tip=?, error_code=?, failure_reason=?, reference_number=?, order_code=?, card=?, batch=?, resolved_at=?, resolved_by=?, resolved_note=? WHERE " + ("rowid=?" if "noid" in variant else "id=?")
 t = 1_700_000_000_000
 fullins = "INSERT INTO commands(id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms, updated_ms, amount, tip, reference_number, order_code, card) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+if variant.startswith("log"):
+    db.executescript("""
+    CREATE TABLE log (seq INTEGER PRIMARY KEY, kind INTEGER NOT NULL, command_seq INTEGER, id TEXT, lane TEXT,
+     action TEXT, fingerprint TEXT, client_transaction_id TEXT, at_ms INTEGER NOT NULL, outcome TEXT, reply TEXT,
+     fields TEXT, disposition TEXT, amount INTEGER, tip INTEGER, reference_number TEXT, order_code TEXT, card TEXT);
+    CREATE INDEX log_at ON log(at_ms);
+    """)
+logins = "INSERT INTO log(kind, id, lane, action, fingerprint, client_transaction_id, at_ms) VALUES (1,?,?,?,?,?,?)"
+logcb = "INSERT INTO log(kind, command_seq, lane, at_ms, fields, disposition) VALUES (2,?,?,?,?,?)"
+logend = "INSERT INTO log(kind, command_seq, at_ms, outcome, reply, amount, tip, reference_number, order_code, card) VALUES (3,?,?,?,?,?,?,?,?,?)"
+clock = [t]
 def sale_batch(ids, lanes):
+    if variant.startswith("log"):
+        clock[0] += 1
+        db.execute("BEGIN")
+        rows = {i: db.execute(logins, (i, l, "sale", fp, i, clock[0])).lastrowid for i, l in zip(ids, lanes)}
+        db.execute("COMMIT")
+        db.execute("BEGIN")
+        for i, l in zip(ids, lanes):
+            db.execute(logcb, (rows[i], l, clock[0], fields, "matched"))
+            db.execute(logend, (rows[i], clock[0], "success", reply, 1000, 0, "123456", "1234567890", "4111********1111"))
+        db.execute("COMMIT")
+        return
     if "once" in variant:
         db.execute("BEGIN")
         for i, l in zip(ids, lanes):
@@ -69,6 +96,25 @@ def sale_batch(ids, lanes):
         db.execute(cb, (l, t, fields, i, "matched"))
         db.execute(upd, ("success", reply, 0, t, 1000, 0, None, None, "123456", "1234567890", "4111********1111", None, None, None, None, rows[i] if "noid" in variant else i))
     db.execute("COMMIT")
+if variant.startswith("keys-"):
+    db.execute("CREATE TABLE kv (k BLOB PRIMARY KEY, v BLOB NOT NULL)")
+    pre = int(os.environ.get("PRE", "1000000")); n = int(os.environ.get("N", "200000")); value = os.urandom(100)
+    counter = [0]
+    def key():
+        counter[0] += 1
+        return counter[0].to_bytes(16, "big") if variant == "keys-seq" else os.urandom(16)
+    def fill(count):
+        for _ in range(0, count, 1000):
+            db.execute("BEGIN")
+            db.executemany("INSERT INTO kv VALUES (?, ?)", ((key(), value) for _ in range(1000)))
+            db.execute("COMMIT")
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    fill(pre)
+    start = time.process_time(); wall = time.monotonic()
+    fill(n)
+    cpu = time.process_time() - start; wall = time.monotonic() - wall
+    print(f"{variant:24s} page {page:5d}: {cpu/n*1e6:6.2f} us cpu/row, {wall/n*1e6:6.2f} us wall/row over {pre:,} rows")
+    sys.exit(0)
 pre = int(os.environ.get("PRE", "100000")); per = int(os.environ.get("PER", "16")); n = int(os.environ.get("N", "40000"))
 for k in range(0, pre, 1000):
     ids = [str(uuid.uuid4()) for _ in range(1000)]
