@@ -19,8 +19,8 @@ struct JournalWriterTests {
             context = try Context()
             temporary = try TemporaryJournal("writer")
             writer = try JournalWriter(
-                path: temporary.journal.path, sync: .normal, context: context, metrics: BridgeMetrics(lanes: ["lane-1"])
-            )
+                committer: try temporary.journal.makeCommitter(), context: context,
+                metrics: BridgeMetrics(lanes: ["lane-1"]))
         }
 
         /// Waits (polling the writer's wake-up socket, at most 10 s) until the writer reports something.

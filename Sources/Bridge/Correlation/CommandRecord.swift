@@ -38,8 +38,6 @@ final class CommandRecord {
     /// When the bridge received it (nil for a command restored after a restart): for its duration metric
     /// and the age the lanes page shows.
     var receivedMs: Int64?
-    /// The URL to send; it holds the merchant key, so it lives in memory only, until it is sent.
-    var pendingURL: String?
 
     init(
         id: String, lane: String, action: TerminalAction, clientTransactionId: String?, fingerprint: String,

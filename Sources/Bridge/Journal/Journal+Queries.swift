@@ -70,27 +70,6 @@ extension Journal {
         }
     }
 
-    /// How many callbacks the journal holds (for tests and the `lanes` query).
-    func callbackCount() throws -> Int {
-        try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM callbacks") ?? 0 }
-    }
-
-    /// Every text the journal stores, for checks that no secret ever reached it.
-    func allStoredText() throws -> String {
-        try database.read { db in
-            var text = ""
-            for row in try Row.fetchAll(db, sql: "SELECT fingerprint, reply, client_transaction_id FROM commands") {
-                text +=
-                    (row["fingerprint"] as String? ?? "") + (row["reply"] as String? ?? "")
-                    + (row["client_transaction_id"] as String? ?? "")
-            }
-            for row in try Row.fetchAll(db, sql: "SELECT fields FROM callbacks") {
-                text += row["fields"] as String? ?? ""
-            }
-            return text
-        }
-    }
-
     private static func stored(_ row: Row) -> StoredCommand {
         StoredCommand(
             id: row["id"], lane: row["lane"], action: row["action"], fingerprint: row["fingerprint"],

@@ -6,14 +6,16 @@ import GRDB
 /// Writes are staged and committed together by ``commit(_:)``: the bridge commits before any URL
 /// leaves and before any outcome is replied or published. The journal is used by the bridge's loop
 /// thread only.
-final class Journal {
+final class Journal: JournalStore {
     let database: DatabaseQueue
     /// The file the journal lives in.
     let path: String
+    var location: String { path }
     /// The file's device and inode when it was opened: another file at `path` is not this journal.
     private let identity: (device: UInt64, inode: UInt64)?
     private var checkpointer: JournalCheckpointer?
     private var lock: JournalLock?
+    private let sync: JournalSync
     /// Every id the journal holds (and perhaps a few more): see ``mayHold(id:)``.
     private var knownIds = KnownIdFilter()
 
@@ -25,6 +27,7 @@ final class Journal {
     ///   where a journal lived and is gone or replaced (``JournalSite``).
     init(path: String, sync: JournalSync, beginningAnew: Bool = false) throws {
         self.path = path
+        self.sync = sync
         do {
             try Self.createFolder(of: path)
             // Before the lock file is created: it is one of the signs that a journal lived here.
@@ -155,6 +158,11 @@ final class Journal {
 
     deinit { close() }
 
+    /// The journal writer's own connection to the file (WAL: the loop's reads never wait for its commits).
+    func makeCommitter() throws -> any JournalCommitter {
+        SQLiteCommitter(database: try Self.open(path: path, sync: sync))
+    }
+
     /// Refuses a journal from a newer vivabridge, then applies the migrations it has not had yet.
     private func migrate() throws {
         try database.read { db in try JournalMigrations.refuseNewer(db, path: path) }
@@ -258,4 +266,17 @@ final class Journal {
             }
         }
     }
+}
+
+/// SQLite's ``JournalCommitter``: a connection of the writer's own, each call one transaction.
+final class SQLiteCommitter: JournalCommitter {
+    private let database: DatabaseQueue
+
+    init(database: DatabaseQueue) { self.database = database }
+
+    func commit(_ turns: [[JournalEntry]]) throws {
+        try database.write { db in for entries in turns { try Journal.write(entries, in: db) } }
+    }
+
+    func close() { try? database.close() }
 }

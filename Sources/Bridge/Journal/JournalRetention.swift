@@ -34,7 +34,7 @@ struct JournalRetention {
     ///
     /// - Returns: what the pass removed, when this batch ended it; nil otherwise.
     /// - Throws: what the journal throws; the pass is then abandoned until the next day's.
-    mutating func tick(journal: Journal, nowMs: Int64) throws -> PruneResult? {
+    mutating func tick(journal: any JournalStore, nowMs: Int64) throws -> PruneResult? {
         if pass == nil {
             guard nowMs >= nextPassMs else { return nil }
             pass = (nowMs - Int64(days) * Self.dayMs, .commands, PruneResult(commands: 0, callbacks: 0))

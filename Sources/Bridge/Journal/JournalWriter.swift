@@ -51,11 +51,10 @@ final class JournalWriter {
     /// The loop's end of the wake-up pair: readable when the writer has reported something.
     let wake: Socket
 
-    /// Starts the writer of the journal at `path`, on a connection of its own (so that the loop's reads
-    /// never wait for a commit: WAL readers and the writer do not block each other). It wakes the loop
+    /// Starts the writer on `committer`, the journal's connection for it (with SQLite, a connection of its
+    /// own, so that the loop's reads never wait for a commit: WAL readers and the writer do not block each other). It wakes the loop
     /// through `wake`, an inproc PAIR the loop polls.
-    init(path: String, sync: JournalSync, context: Context, metrics: BridgeMetrics) throws {
-        let database = try Journal.open(path: path, sync: sync)
+    init(committer: any JournalCommitter, context: Context, metrics: BridgeMetrics) throws {
         let endpoint = "inproc://vivabridge-journal-writer-\(UUID().uuidString)"
         wake = try Socket(context, .pair)
         try wake.bind(endpoint)
@@ -65,17 +64,17 @@ final class JournalWriter {
             try signal.connect(endpoint)
             return (signal, ())
         } run: { signal in
-            Self.run(database: database, queue: queue, signal: signal, metrics: metrics)
+            Self.run(committer: committer, queue: queue, signal: signal, metrics: metrics)
             signal.close()
             // Closed here, before `stop()` returns: a connection left to close later would take the file's
             // lock while the next user (a restart, a journal command) opens it.
-            try? database.close()
+            committer.close()
         }
         self.thread = thread
     }
 
     private static func run(
-        database: DatabaseQueue, queue: Queue, signal: Socket, metrics: BridgeMetrics
+        committer: any JournalCommitter, queue: Queue, signal: Socket, metrics: BridgeMetrics
     ) {
         var more = false
         while true {
@@ -95,7 +94,7 @@ final class JournalWriter {
                 let started = DispatchTime.now().uptimeNanoseconds
                 let report: Report
                 do {
-                    try database.write { db in for turn in turns { try Journal.write(turn.entries, in: db) } }
+                    try committer.commit(turns.map(\.entries))
                     metrics.journalCommit.record(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
                     report = .committed(through: last.number)
                 } catch {

@@ -33,7 +33,7 @@ extension BridgeLoop {
         correlator.journalWritesFailed(problem)
         logger.critical(
             "the journal cannot be written: new commands are refused journal_unavailable until it can; results wait in memory and are journaled first",
-            metadata: ["journal": "\(journal.path)", "error": "\(error)", "rolledBack": "\(inFlight.count)"])
+            metadata: ["journal": "\(journal.location)", "error": "\(error)", "rolledBack": "\(inFlight.count)"])
         for id in ended { correlator.forgetUnjournaled(id) }
         correlator.rollBack(ids: inFlight, because: problem)
         perform(immediate)
@@ -47,7 +47,7 @@ extension BridgeLoop {
             correlator.journalFileLost(fileProblem)
             logger.critical(
                 "\(fileProblem): new commands are refused journal_unavailable; commands in flight still end and are answered, but what is written now is lost unless the file is restored. Restore the journal from a backup and restart the bridge; it will not start on a missing or replaced journal (docs/RELIABILITY.md)",
-                metadata: ["journal": "\(journal.path)"])
+                metadata: ["journal": "\(journal.location)"])
             publishJournalEvent(.unavailable, reason: fileProblem)
         }
         guard held.isActive else { return }
@@ -62,7 +62,7 @@ extension BridgeLoop {
         correlator.journalCommitted()
         logger.notice(
             "the journal can be written again: held results are journaled and sent; commands are taken again",
-            metadata: ["journal": "\(journal.path)"])
+            metadata: ["journal": "\(journal.location)"])
         let effects = held.release()
         if fileGone == nil { correlator.journalWritesResumed() }
         perform(effects)
@@ -72,7 +72,7 @@ extension BridgeLoop {
     private func publishJournalEvent(_ event: Topic.JournalEvent, reason: String?) {
         var body = JSONObject()
         body["lane"] = .string(Topic.bridgeLane)
-        body["journal"] = .string(journal.path)
+        body["journal"] = .string(journal.location)
         if let reason { body["reason"] = .string(reason) }
         publish(.journal(event), .object(body))
     }

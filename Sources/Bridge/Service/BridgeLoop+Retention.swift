@@ -13,7 +13,7 @@ extension BridgeLoop {
         } catch {
             logger.warning(
                 "journal retention: removing old commands failed (\(error)); the next try is in a day",
-                metadata: ["journal": "\(journal.path)"])
+                metadata: ["journal": "\(journal.location)"])
         }
     }
 }

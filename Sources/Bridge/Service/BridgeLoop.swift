@@ -18,7 +18,7 @@ final class BridgeLoop {
     private let laneReloads: LaneReloads
     let logger: Logger
     let clock: any BridgeClock
-    let journal: Journal
+    let journal: any JournalStore
     /// Commits each turn's journal entries on a thread of its own (``carryOutEffects()``).
     let writer: JournalWriter
     /// The turns handed to ``writer`` whose effects wait for their commit.
@@ -82,8 +82,7 @@ final class BridgeLoop {
         self.logger = logger
         self.clock = clock
         journal = try Journal(path: configuration.journal, sync: configuration.journalSync)
-        writer = try JournalWriter(
-            path: configuration.journal, sync: configuration.journalSync, context: context, metrics: metrics.shared)
+        writer = try JournalWriter(committer: try journal.makeCommitter(), context: context, metrics: metrics.shared)
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
             logger: logger, metrics: metrics,

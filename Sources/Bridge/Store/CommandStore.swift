@@ -12,7 +12,7 @@ import Logging
 /// (``committed(through:)``): the loop reads on while earlier turns are being written. It belongs to the
 /// loop's thread.
 final class CommandStore {
-    private let journal: Journal
+    private let journal: any JournalStore
     private let logger: Logger
     /// Every outstanding terminal command by id, the bridge's own look-ups included.
     private var records: [String: CommandRecord] = [:]
@@ -24,7 +24,7 @@ final class CommandStore {
     /// The turn the writes staged now belong to (see ``sealTurn()``).
     private var currentTurn: UInt64 = 1
 
-    init(journal: Journal, logger: Logger) {
+    init(journal: any JournalStore, logger: Logger) {
         self.journal = journal
         self.logger = logger
     }
