@@ -12,7 +12,9 @@ struct BenchCommand: ParsableCommand {
     )
 
     enum Section: String, ExpressibleByArgument, CaseIterable {
-        case e2e, journal, `protocol`, scale
+        case e2e, journal
+        case journalStart = "journal-start"
+        case `protocol`, scale
     }
 
     enum Encoding: String, ExpressibleByArgument {
@@ -43,6 +45,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Sales of the memory run; RSS is compared at a tenth and at all of them.")
     var salesForMemory: Int = 1_000_000
 
+    @Option(help: "Finished sales in the journal of the journal-start section (1 M: the bridge serves within 2 s).")
+    var retainedCommands: Int = 1_000_000
+
     @Option(help: "Lanes of the idle run.")
     var idleLanes: Int = 1000
 
@@ -61,7 +66,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The vivabridge binary for the scale section (default: the one beside this one).")
     var bridgeBinary: String?
 
-    @Option(help: "Run only these sections: e2e, journal, protocol, scale (repeatable).")
+    @Option(help: "Run only these sections: e2e, journal, journal-start, protocol, scale (repeatable).")
     var only: [Section] = []
 
     @Option(
@@ -118,6 +123,9 @@ struct BenchCommand: ParsableCommand {
                     JournalSection(
                         seconds: microSeconds, folder: folder, journaledSales: smoke ? 1000 : 100_000, log: log
                     ).run())
+            case .journalStart:
+                results.append(
+                    JournalStartSection(commands: smoke ? 2000 : retainedCommands, folder: folder, log: log).run())
             case .protocol:
                 results.append(ProtocolSection(seconds: microSeconds / 2, log: log).run())
             case .scale:

@@ -71,9 +71,9 @@ struct JournalMigrationTests {
         #expect(columns.allSatisfy { $0["error_code"] == nil as String? })
         let index = try database.read { db in
             try String.fetchAll(
-                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'commands'")
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'command_log'")
         }
-        #expect(index.contains("commands_created"))
+        #expect(index.contains("command_log_created"))
 
         // A bridge of this version on the migrated journal: a new sale's columns, the back-filled ones and
         // what each stored reply says are one and the same.

@@ -8,10 +8,10 @@ import Testing
 /// A journal that cannot be read never makes the bridge treat an id as new (issue 18, item 4).
 @Suite("Journal read failures")
 struct JournalReadFailureTests {
-    /// Breaks the bridge's journal from outside: its commands table is gone, so every look-up fails.
+    /// Breaks the bridge's journal from outside: its commands are gone, so every look-up and insert fails.
     private static func breakJournal(_ harness: BridgeHarness) throws {
         let queue = try DatabaseQueue(path: harness.configuration.journal)
-        try queue.write { db in try db.execute(sql: "DROP TABLE commands") }
+        try queue.write { db in try db.execute(sql: "DROP VIEW commands; DROP TABLE command_log") }
         try queue.close()
     }
 

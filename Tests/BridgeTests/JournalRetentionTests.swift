@@ -142,8 +142,10 @@ struct JournalRetentionTests {
                     ('paid', 'ok', 'sale', '{}', 'final', 'success', ?1, ?1)
                     """, arguments: [old, now - Self.dayMs])
             let insert = try db.makeStatement(
-                sql:
-                    "INSERT INTO callbacks(lane, received_ms, fields, matched_id, disposition) VALUES ('ok', ?, '{}', ?, ?)"
+                sql: """
+                    INSERT INTO callbacks(lane, received_ms, fields, matched_id, command_seq, disposition)
+                    VALUES ('ok', ?1, '{}', ?2, (SELECT seq FROM command_log WHERE id = ?2), ?3)
+                    """
             )
             // Stamped by a clock ten years ahead: stays, and does not end the walk.
             try insert.execute(arguments: [now + 3650 * Self.dayMs, nil, "orphan"])

@@ -64,11 +64,11 @@ struct JournalWriterTests {
         init(_ description: String) { self.description = description }
     }
 
-    private static func insert(_ id: String) -> JournalEntry {
+    private static func insert(_ id: String, seq: Int64? = nil) -> JournalEntry {
         .insert(
             StoredCommand(
                 id: id, lane: "lane-1", action: "sale", fingerprint: "f", clientTransactionId: id, state: .accepted,
-                outcome: nil, reply: nil, deadlineMs: nil, createdMs: 1))
+                outcome: nil, reply: nil, deadlineMs: nil, createdMs: 1, seq: seq))
     }
 
     @Test("turns queued while a commit waits are committed together, in order, and reported once")
@@ -101,10 +101,10 @@ struct JournalWriterTests {
     @Test("after a failed commit nothing more is written until the loop takes the failure; then writes resume")
     func failureStopsLaterTurns() throws {
         let rig = try Rig()
-        rig.writer.submit(turn: 1, entries: [Self.insert("a")])
+        rig.writer.submit(turn: 1, entries: [Self.insert("a", seq: 1)])
         #expect(try rig.reports(until: 1) == [.committed(through: 1)])
-        // The same id again: the insert fails (the primary key), as a full disk would fail it.
-        rig.writer.submit(turn: 2, entries: [Self.insert("a")])
+        // The same place in the log again: the insert fails (the primary key), as a full disk would fail it.
+        rig.writer.submit(turn: 2, entries: [Self.insert("a", seq: 1)])
         let failed = try rig.reports(until: 2)
         guard case .failed(let through, let problem)? = failed.last else {
             Issue.record("expected a failure, got \(failed)")

@@ -6,10 +6,11 @@ import GRDB
 /// JournalCheckpointer.swift, shared with `package` access), and its connection set-up, so the benchmark
 /// drives SQLite through GRDB as the bridge does.
 enum JournalSchema {
-    static let insertCommand = JournalSQL.insertCommand
-    static let insertCallback = JournalSQL.insertCallback
-    static let finalUpdate = JournalSQL.finalUpdate
-    static let lookup = JournalSQL.lookup
+    static let insertCommand = JournalSQL.appendCommand
+    static let insertCallback = JournalSQL.appendCallback
+    static let finalUpdate = JournalSQL.appendOutcome
+    /// A command by its place in the log (the bridge finds an id's place from memory, ``CommandIndex``).
+    static let lookup = JournalSQL.commandBySeq
 
     /// `synchronous` as the bridge sets it, plus `off` for the baseline with no durability.
     enum Sync: String {

@@ -106,7 +106,7 @@ struct JournalSection {
             let fromMemory = measureFilterChecks()
             out.rows.append(
                 Row(
-                    section: "journal", figure: "a new id known new from memory (KnownIdFilter, the bridge now)",
+                    section: "journal", figure: "a new id known new from memory (CommandIndex, the bridge now)",
                     value: "\(Format.rate(fromMemory)), \(Format.micros(1e6 / fromMemory))/check",
                     baseline: "\(Format.rate(plain)) plain SELECT", ratio: fromMemory / plain))
         } catch {
@@ -126,8 +126,7 @@ struct JournalSection {
                 for n in 1...filled {
                     let id = Self.id(n)
                     try insert.execute(arguments: [
-                        id, Wire.laneId(n % 64), "sale", rows.fingerprint, id, "final", "success", rows.reply,
-                        nil, 1_700_000_000_000 + n, 1_700_000_000_000 + n,
+                        n, id, Wire.laneId(n % 64), "sale", rows.fingerprint, id, nil, 1_700_000_000_000 + n, nil,
                     ])
                 }
             }
@@ -139,15 +138,14 @@ struct JournalSection {
             while now < end {
                 for _ in 0..<100 {
                     next += 1
-                    let id = Self.id(next)
                     let row: GRDB.Row?
                     if plain {
                         row = try queue.inDatabase { db in
-                            try GRDB.Row.fetchOne(db.cachedStatement(sql: JournalSchema.lookup), arguments: [id])
+                            try GRDB.Row.fetchOne(db.cachedStatement(sql: JournalSchema.lookup), arguments: [next])
                         }
                     } else {
                         row = try queue.read { db in
-                            try GRDB.Row.fetchOne(db.cachedStatement(sql: JournalSchema.lookup), arguments: [id])
+                            try GRDB.Row.fetchOne(db.cachedStatement(sql: JournalSchema.lookup), arguments: [next])
                         }
                     }
                     if row != nil { found += 1 }
@@ -162,8 +160,8 @@ struct JournalSection {
     /// Checks of ids that are not there against the bridge's in-memory filter of a journal of
     /// `journaledSales` ids: what the bridge does for a new command before any SELECT.
     private func measureFilterChecks() -> Double {
-        var filter = KnownIdFilter(capacity: journaledSales * 2)
-        for n in 1...journaledSales { filter.insert(Self.id(n)) }
+        var filter = CommandIndex(capacity: journaledSales * 2)
+        for n in 1...journaledSales { filter.insert(Self.id(n), at: Int64(n)) }
         var next = journaledSales
         var maybe = 0
         let start = Monotonic.now()
@@ -172,7 +170,7 @@ struct JournalSection {
         while now < end {
             for _ in 0..<1000 {
                 next += 1
-                if filter.mightContain(Self.id(next)) { maybe += 1 }
+                if filter.mayContain(Self.id(next)) { maybe += 1 }
             }
             now = Monotonic.now()
         }
@@ -228,8 +226,8 @@ struct JournalSection {
                     next += 1
                     let id = Self.id(next)
                     try statement.execute(arguments: [
-                        id, Wire.laneId(next % 64), "sale", rows.fingerprint, id, "accepted", nil, nil,
-                        1_700_000_120_000 + next, 1_700_000_000_000 + next, 1_700_000_000_000 + next,
+                        next, id, Wire.laneId(next % 64), "sale", rows.fingerprint, id, 1_700_000_120_000 + next,
+                        1_700_000_000_000 + next, nil,
                     ])
                 }
             }
@@ -273,27 +271,26 @@ struct JournalSection {
             while now < end {
                 let first = next + 1
                 for n in first..<(first + salesPerCommit) {
-                    let id = Self.id(n)
                     let found: GRDB.Row?
                     switch lookup {
                     case .read:
                         found = try queue.read { db in
-                            try GRDB.Row.fetchOne(db.cachedStatement(sql: JournalSchema.lookup), arguments: [id])
+                            try GRDB.Row.fetchOne(db.cachedStatement(sql: JournalSchema.lookup), arguments: [n])
                         }
                     case .plain:
                         found = try queue.inDatabase { db in
-                            try GRDB.Row.fetchOne(db.cachedStatement(sql: JournalSchema.lookup), arguments: [id])
+                            try GRDB.Row.fetchOne(db.cachedStatement(sql: JournalSchema.lookup), arguments: [n])
                         }
                     }
-                    if found != nil { throw BenchError("id \(id) is already journaled") }
+                    if found != nil { throw BenchError("sale \(n) is already journaled") }
                 }
                 try queue.write { db in
                     let insert = try db.cachedStatement(sql: JournalSchema.insertCommand)
                     for n in first..<(first + salesPerCommit) {
                         let id = Self.id(n)
                         try insert.execute(arguments: [
-                            id, Wire.laneId(n % 64), "sale", rows.fingerprint, id, "accepted", nil, nil,
-                            1_700_000_120_000 + n, 1_700_000_000_000 + n, 1_700_000_000_000 + n,
+                            n, id, Wire.laneId(n % 64), "sale", rows.fingerprint, id, 1_700_000_120_000 + n,
+                            1_700_000_000_000 + n, nil,
                         ])
                     }
                 }
@@ -303,11 +300,11 @@ struct JournalSection {
                     for n in first..<(first + salesPerCommit) {
                         let id = Self.id(n)
                         try callback.execute(arguments: [
-                            Wire.laneId(n % 64), 1_700_000_000_001 + n, rows.fields, id, "matched",
+                            Wire.laneId(n % 64), 1_700_000_000_001 + n, rows.fields, id, n, "matched",
                         ])
                         try final.execute(arguments: [
-                            "success", rows.reply, false, 1_700_000_000_001 + n, 1000, 0, nil, nil, "123456",
-                            "1234567890123456", "476173******0010", "1", nil, nil, nil, id,
+                            n, Wire.laneId(n % 64), "sale", id, "success", rows.reply, false, 1_700_000_000_001 + n,
+                            1000, 0, nil, nil, "123456", "1234567890123456", "476173******0010", "1", nil, nil, nil,
                         ])
                     }
                 }

@@ -38,6 +38,8 @@ final class CommandRecord {
     /// When the bridge received it (nil for a command restored after a restart): for its duration metric
     /// and the age the lanes page shows.
     var receivedMs: Int64?
+    /// Its place in the journal's log, once journaled (nil for the bridge's own look-ups, never journaled).
+    var journalSeq: Int64?
 
     init(
         id: String, lane: String, action: TerminalAction, clientTransactionId: String?, fingerprint: String,

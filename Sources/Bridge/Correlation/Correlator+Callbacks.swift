@@ -43,7 +43,8 @@ extension Correlator {
             orphan(callback, lane: lane, action: name)
             return
         }
-        journalCallback(callback, lane: lane.id, matched: current.id, disposition: "matched-unknown-action")
+        journalCallback(
+            callback, lane: lane.id, matched: (current.id, current.journalSeq), disposition: "matched-unknown-action")
         finalize(current, outcome(of: callback))
     }
 
@@ -55,7 +56,9 @@ extension Correlator {
         return final
     }
 
-    private func journalCallback(_ callback: ReceivedCallback, lane: String, matched: String?, disposition: String) {
+    private func journalCallback(
+        _ callback: ReceivedCallback, lane: String, matched: (id: String, seq: Int64?)?, disposition: String
+    ) {
         switch disposition {
         case "late": metrics.callback(.late)
         case "orphan": break  // counted by orphan(_:lane:action:), suppressed ones too
@@ -67,8 +70,9 @@ extension Correlator {
         emit(
             .journal(
                 .callback(
-                    lane: lane, atMs: nowMs(), fields: JSONValue.object(fields).serializedString, matchedId: matched,
-                    disposition: disposition)))
+                    lane: lane, atMs: nowMs(), fields: JSONValue.object(fields).serializedString,
+                    matchedId: matched?.id,
+                    commandSeq: matched?.seq, disposition: disposition)))
     }
 
     // MARK: Sales
@@ -78,7 +82,7 @@ extension Correlator {
         if let current = lane.current, current.action == .sale, !current.isRecoveryLookup,
             ctid == nil || ctid == current.clientTransactionId
         {
-            journalCallback(callback, lane: lane.id, matched: current.id, disposition: "matched")
+            journalCallback(callback, lane: lane.id, matched: (current.id, current.journalSeq), disposition: "matched")
             let abortsOutstanding = lane.aborts
             finalize(current, outcome(of: callback))
             for abort in abortsOutstanding {
@@ -99,7 +103,9 @@ extension Correlator {
         if let ctid, let current = lane.current, current.action == .sale, !current.isRecoveryLookup,
             Self.echoedWithoutEncoding(received: ctid, sent: current.clientTransactionId)
         {
-            journalCallback(callback, lane: lane.id, matched: current.id, disposition: "matched-unencoded-echo")
+            journalCallback(
+                callback, lane: lane.id, matched: (current.id, current.journalSeq),
+                disposition: "matched-unencoded-echo")
             logger.notice(
                 "sale callback matched by a clientTransactionId the app echoed without encoding",
                 metadata: ["id": "\(current.id)", "lane": "\(lane.id)"])
@@ -137,7 +143,7 @@ extension Correlator {
             found = nil
         }
         guard let stored = found else { return false }
-        journalCallback(callback, lane: lane.id, matched: stored.id, disposition: "late")
+        journalCallback(callback, lane: lane.id, matched: (stored.id, stored.seq), disposition: "late")
         var final = outcome(of: callback)
         let requested = RequestedAmounts(fingerprint: stored.fingerprint)?.amount
         markSuccess(&final, action: action, id: stored.id, requested: requested, lane: lane)
@@ -152,7 +158,7 @@ extension Correlator {
             orphan(callback, lane: lane, action: "abort")
             return
         }
-        journalCallback(callback, lane: lane.id, matched: abort.id, disposition: "matched")
+        journalCallback(callback, lane: lane.id, matched: (abort.id, abort.journalSeq), disposition: "matched")
         switch answer {
         case .nothingToAbort:
             finalize(abort, FinalOutcome(outcome: .nothingToAbort, message: callback.message, result: callback.result))
@@ -180,7 +186,8 @@ extension Correlator {
     /// the abort; otherwise the transaction stays aborted and keeps what its callback said.
     private func resolveGrace(at index: Int, with callback: ReceivedCallback, lane: LaneState) {
         let grace = lane.graceSales.remove(at: index)
-        journalCallback(callback, lane: lane.id, matched: grace.sale.id, disposition: "matched")
+        journalCallback(
+            callback, lane: lane.id, matched: (grace.sale.id, grace.sale.journalSeq), disposition: "matched")
         if callback.isSuccess {
             finalize(grace.sale, outcome(of: callback))
             var superseded = FinalOutcome.outcome(.superseded, "the transaction completed before the abort took effect")
@@ -214,7 +221,8 @@ extension Correlator {
             return
         }
         journalCallback(
-            callback, lane: lane.id, matched: current.id, disposition: current.isRecoveryLookup ? "lookup" : "matched")
+            callback, lane: lane.id, matched: (current.id, current.journalSeq),
+            disposition: current.isRecoveryLookup ? "lookup" : "matched")
         if action == .batch && callback.isSuccess { batchChanged(callback, lane: lane) }
         if case .recoveryLookup(let saleId) = current.purpose {
             store.forget(current.id)
@@ -342,7 +350,7 @@ extension Correlator {
                 .journal(
                     .callback(
                         lane: lane.id, atMs: nowMs(), fields: JSONValue.object(JSONObject(fields)).serializedString,
-                        matchedId: nil, disposition: "orphan")))
+                        matchedId: nil, commandSeq: nil, disposition: "orphan")))
         }
         var body = JSONObject()
         body["lane"] = .string(lane.id)

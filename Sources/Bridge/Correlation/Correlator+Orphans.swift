@@ -36,6 +36,7 @@ extension Correlator {
             .journal(
                 .callback(
                     lane: lane.id, atMs: nowMs(), fields: JSONValue.object(fields).serializedString, matchedId: nil,
+                    commandSeq: nil,
                     disposition: "orphans-suppressed")))
     }
 }

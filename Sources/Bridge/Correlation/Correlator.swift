@@ -91,6 +91,7 @@ final class Correlator {
                 record.requested = RequestedAmounts(fingerprint: stored.fingerprint)
             }
             record.receivedMs = stored.createdMs
+            record.journalSeq = stored.seq
             store.track(record)
             if action == .abort {
                 lane.aborts.append(record)

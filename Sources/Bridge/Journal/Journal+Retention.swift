@@ -5,28 +5,29 @@ extension Journal {
     /// not `unknown`, last changed before it), oldest first, in one short transaction on the bridge's own
     /// connection; returns how many it removed.
     ///
-    /// The candidates are found along the `commands_created` index (a command last changed before the cutoff
+    /// The candidates are found along the `command_log_created` index (a command last changed before the cutoff
     /// was accepted before it), so a batch costs the same in a journal of a thousand commands or of millions.
     func pruneCommands(cutoffMs: Int64, limit: Int) throws -> Int {
         try database.write { db in
-            let ids = try String.fetchAll(
+            let seqs = try Int64.fetchAll(
                 db,
                 sql: """
-                    SELECT id FROM commands WHERE created_ms < ?1 AND \(JournalPrune.removable)
+                    SELECT seq FROM commands WHERE created_ms < ?1 AND \(JournalPrune.removable)
                     ORDER BY created_ms LIMIT ?2
                     """,
                 arguments: [cutoffMs, limit])
-            guard !ids.isEmpty else { return 0 }
+            guard !seqs.isEmpty else { return 0 }
+            let marks = databaseQuestionMarks(count: seqs.count)
             try db.execute(
-                sql: "DELETE FROM commands WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
-                arguments: StatementArguments(ids))
+                sql: "DELETE FROM outcome_log WHERE command_seq IN (\(marks))", arguments: StatementArguments(seqs))
+            try db.execute(sql: "DELETE FROM command_log WHERE seq IN (\(marks))", arguments: StatementArguments(seqs))
             return db.changesCount
         }
     }
 
     /// Looks at the next `limit` callbacks after `seq` `after`, in arrival order, and removes those `journal
     /// prune` would remove at `cutoffMs` (received before it, unless their command stays), in one short
-    /// transaction, each asking its command by id: no index by command is written with every callback.
+    /// transaction, each asking its command by sequence.
     ///
     /// - Returns: how many it removed, and where the walk goes on: the last `seq` it looked at, or nil when it
     ///   is over (it reached the last callback, or `limit` in a row were all received after the cutoff: the

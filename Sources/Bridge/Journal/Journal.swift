@@ -16,8 +16,10 @@ final class Journal: JournalStore {
     private var checkpointer: JournalCheckpointer?
     private var lock: JournalLock?
     private let sync: JournalSync
-    /// Every id the journal holds (and perhaps a few more): see ``mayHold(id:)``.
-    private var knownIds = KnownIdFilter()
+    /// Where each command id sits in the log: see ``mayHold(id:)`` and ``command(id:)``.
+    private(set) var index = CommandIndex()
+    /// The sequence the next accepted command gets.
+    private var nextSequence: Int64 = 1
 
     /// Opens (or creates) the journal at `path`, in WAL mode.
     ///
@@ -42,7 +44,7 @@ final class Journal: JournalStore {
             try Self.checkIntact(database, path: path)
             try migrate()
             try JournalIdentity.establish(database, site: site)
-            knownIds = try Self.readKnownIds(database)
+            (index, nextSequence) = try Self.readIndex(database)
             checkpointer = try JournalCheckpointer(path: path)
         } catch let error as JournalError {
             lock?.release()
@@ -181,32 +183,48 @@ final class Journal: JournalStore {
 
     /// False when no command was ever journaled under `id`: it is certainly new, and needs no look-up.
     /// True when it may have been: ask ``command(id:)``.
-    func mayHold(id: String) -> Bool { knownIds.mightContain(id) }
+    func mayHold(id: String) -> Bool { index.mayContain(id) }
 
-    /// Every id in the journal, at open: one pass over the primary key.
-    private static func readKnownIds(_ database: DatabaseQueue) throws -> KnownIdFilter {
+    func admit(id: String) -> Int64 {
+        let sequence = nextSequence
+        nextSequence += 1
+        index.insert(id, at: sequence)
+        return sequence
+    }
+
+    /// Every command's id and sequence, at open: one pass along the log's rising key.
+    private static func readIndex(_ database: DatabaseQueue) throws -> (CommandIndex, next: Int64) {
         try database.read { db in
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM commands") ?? 0
-            var filter = KnownIdFilter(capacity: max(1 << 16, count * 2))
-            let ids = try String.fetchCursor(db, sql: "SELECT id FROM commands")
-            while let id = try ids.next() { filter.insert(id) }
-            return filter
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM command_log") ?? 0
+            var index = CommandIndex(capacity: max(1 << 16, count + count / 4))
+            var last: Int64 = 0
+            let rows = try Row.fetchCursor(db, sql: "SELECT seq, id FROM command_log ORDER BY seq")
+            while let row = try rows.next() {
+                last = row[0]
+                index.insert(row[1], at: last)
+            }
+            return (index, last + 1)
         }
     }
 
     /// Writes every staged entry in one transaction, on the calling thread (the loop's ``JournalWriter``
     /// commits the turns of normal operation; this is for a retry after a failed write, and for tests).
+    /// A command inserted without a sequence is given one; an outcome without one is given its command's.
     func commit(_ entries: [JournalEntry]) throws {
         guard !entries.isEmpty else { return }
-        noteNewIds(entries)
-        try database.write { db in try Self.write(entries, in: db) }
-    }
-
-    /// Adds the ids `entries` insert to the known ids. Called before they are written, on the loop's
-    /// thread: a "no" from ``mayHold(id:)`` must never be wrong, even while the commit is still to come
-    /// or if it fails.
-    func noteNewIds(_ entries: [JournalEntry]) {
-        for case .insert(let row) in entries { knownIds.insert(row.id) }
+        let placed = entries.map { entry -> JournalEntry in
+            switch entry {
+            case .insert(var row) where row.seq == nil:
+                row.seq = admit(id: row.id)
+                return .insert(row)
+            case .final(var row, let summary, let late, let at) where row.seq == nil:
+                row.seq = index.candidates(for: row.id).first
+                return .final(row, summary: summary, late: late, atMs: at)
+            default:
+                return entry
+            }
+        }
+        try database.write { db in try Self.write(placed, in: db) }
     }
 
     /// Writes `entries`, in order, in the transaction `db` is in.
@@ -217,40 +235,38 @@ final class Journal: JournalStore {
     private static func apply(_ entry: JournalEntry, in db: Database) throws {
         switch entry {
         case .insert(let row):
-            try db.cachedStatement(sql: JournalSQL.insertCommand).run {
+            try db.cachedStatement(sql: JournalSQL.appendCommand).run {
+                $0.integer(row.seq)
                 $0.text(row.id)
                 $0.text(row.lane)
                 $0.text(row.action)
                 $0.text(row.fingerprint)
                 $0.text(row.clientTransactionId)
-                $0.text(row.state.rawValue)
-                $0.text(row.outcome)
-                $0.text(row.reply)
                 $0.integer(row.deadlineMs)
                 $0.integer(row.createdMs)
-                $0.integer(row.createdMs)
+                $0.text(row.client)
             }
-            if let client = row.client {
-                try db.cachedStatement(sql: JournalSQL.setClient).run {
-                    $0.text(client)
-                    $0.text(row.id)
-                }
-            }
-        case .final(let id, let outcome, let reply, let summary, let late, let at):
-            try db.cachedStatement(sql: JournalSQL.finalUpdate).run {
-                $0.text(outcome)
-                $0.text(reply)
+        case .final(let row, let summary, let late, let at):
+            // The bridge's own look-ups are never journaled: their outcome is not either.
+            guard let seq = row.seq else { return }
+            try db.cachedStatement(sql: JournalSQL.appendOutcome).run {
+                $0.integer(seq)
+                $0.text(row.lane)
+                $0.text(row.action)
+                $0.text(row.clientTransactionId)
+                $0.text(row.outcome)
+                $0.text(row.reply ?? "")
                 $0.boolean(late)
                 $0.integer(at)
                 summary.bindColumns(into: &$0)
-                $0.text(id)
             }
-        case .callback(let lane, let at, let fields, let matched, let disposition):
-            try db.cachedStatement(sql: JournalSQL.insertCallback).run {
+        case .callback(let lane, let at, let fields, let matched, let commandSeq, let disposition):
+            try db.cachedStatement(sql: JournalSQL.appendCallback).run {
                 $0.text(lane)
                 $0.integer(at)
                 $0.text(fields)
                 $0.text(matched)
+                $0.integer(commandSeq)
                 $0.text(disposition)
             }
         case .batch(let lane, let batch):

@@ -30,25 +30,27 @@ public enum JournalExport {
         let database = try JournalReader.open(path: path)
         defer { try? database.close() }
         do {
-            let (last, hasColumns) = try database.read { db in
-                let last = try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM commands") ?? 0
-                return (last, try JournalMigrations.hasReplyColumns(db))
+            let (last, hasColumns, key) = try database.read { db in
+                let key = try JournalSQL.commandKey(db)
+                let last = try Int64.fetchOne(db, sql: "SELECT MAX(\(key)) FROM commands") ?? 0
+                return (last, try JournalMigrations.hasReplyColumns(db), key)
             }
             let page = hasColumns ? Page.byColumns : Page.byReplies
-            var after = (createdMs: Int64.min, rowid: Int64(0))
+            let sql = page.sql(key: key)
+            var after = (createdMs: Int64.min, key: Int64(0))
             var count = 0
             while true {
                 let (read, lastKey) = try database.read { db in
                     let cursor = try Row.fetchCursor(
-                        db, sql: page.sql,
+                        db, sql: sql,
                         arguments: [
-                            after.createdMs, after.rowid, last, fromMs ?? Int64.min, toMs ?? Int64.max, rowsPerRead,
+                            after.createdMs, after.key, last, fromMs ?? Int64.min, toMs ?? Int64.max, rowsPerRead,
                         ])
                     var read = 0
                     var lastKey = after
                     while let row = try cursor.next() {
                         read += 1
-                        lastKey = (row["created_ms"], row["rowid"])
+                        lastKey = (row["created_ms"], row["key"])
                         try body(page.command(row))
                     }
                     return (read, lastKey)
@@ -70,19 +72,20 @@ public enum JournalExport {
         /// From the stored replies, in rowid order, in a journal without reply columns.
         case byReplies
 
-        var sql: String {
+        /// The page's statement; `key` orders the commands (``JournalSQL/commandKey(_:)``).
+        func sql(key: String) -> String {
             switch self {
             case .byColumns:
                 """
-                SELECT rowid, id, client, lane, action, outcome, \(JournalSQL.replyColumnNames.joined(separator: ", ")),
-                created_ms, updated_ms FROM commands WHERE (created_ms, rowid) > (?1, ?2) AND rowid <= ?3
-                AND state = 'final' AND created_ms >= ?4 AND created_ms < ?5 ORDER BY created_ms, rowid LIMIT ?6
+                SELECT \(key) AS key, id, client, lane, action, outcome, \(JournalSQL.replyColumnNames.joined(separator: ", ")),
+                created_ms, updated_ms FROM commands WHERE (created_ms, \(key)) > (?1, ?2) AND \(key) <= ?3
+                AND state = 'final' AND created_ms >= ?4 AND created_ms < ?5 ORDER BY created_ms, \(key) LIMIT ?6
                 """
             case .byReplies:
                 """
-                SELECT rowid, id, lane, action, fingerprint, outcome, reply, created_ms, updated_ms
-                FROM commands WHERE rowid > ?2 AND rowid <= ?3 AND state = 'final'
-                AND created_ms >= ?4 AND created_ms < ?5 ORDER BY rowid LIMIT ?6
+                SELECT \(key) AS key, id, lane, action, fingerprint, outcome, reply, created_ms, updated_ms
+                FROM commands WHERE \(key) > ?2 AND \(key) <= ?3 AND state = 'final'
+                AND created_ms >= ?4 AND created_ms < ?5 ORDER BY \(key) LIMIT ?6
                 """
             }
         }

@@ -46,11 +46,22 @@ package enum JournalMigrations {
             try db.execute(sql: JournalSQL.lateCandidates)
             try db.execute(sql: "DROP INDEX IF EXISTS callbacks_matched")
         }
+        migrator.registerMigration("v1.2-journal-log") { db in
+            try db.execute(sql: JournalSQL.journalLog)
+        }
         return migrator
     }
 
     /// Applies every migration to `database`: the benchmark's journals get the bridge's exact schema.
     package static func migrate(_ database: DatabaseQueue) throws { try migrator.migrate(database) }
+
+    /// Applies the migrations up to and including `last`: a journal as an older vivabridge left it.
+    package static func migrate(_ database: DatabaseQueue, upTo last: String) throws {
+        try migrator.migrate(database, upTo: last)
+    }
+
+    /// The last migration of v1.1: a journal written by v1.1 has had every migration up to it.
+    package static let lastOfVersion1_1 = "v1.1-fewer-index-writes"
 
     /// The migration that gave the journal its reply columns; a journal without it is read from the
     /// stored replies.

@@ -21,7 +21,7 @@ public enum JournalPrune {
     /// that matched nothing go with their age too.
     static let removableCallback = """
         callbacks.received_ms < ?1 AND NOT EXISTS (
-            SELECT 1 FROM commands WHERE commands.id = callbacks.matched_id AND NOT (\(removable)))
+            SELECT 1 FROM commands WHERE commands.seq = callbacks.command_seq AND NOT (\(removable)))
         """
 
     /// Removes the finished commands of the journal at `path` whose row last changed more than `olderThanDays`

@@ -24,7 +24,7 @@ enum JournalReader {
         }
         do {
             let tables = try database.read { db in
-                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
             }
             guard tables.contains("commands") else {
                 try? database.close()

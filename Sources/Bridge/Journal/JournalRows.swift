@@ -15,6 +15,9 @@ struct StoredCommand: Sendable, Equatable {
     var createdMs: Int64
     /// The admitted client that sent it first (its name on the allow-list); nil on plain sockets.
     var client: String? = nil
+    /// Its place in the journal's log (``JournalStore/admit(id:)``); nil for what is never journaled (the
+    /// bridge's own look-ups).
+    var seq: Int64? = nil
 }
 
 /// Where a command is on its way.
@@ -44,9 +47,13 @@ public struct OpenBatch: Sendable, Equatable {
 
 /// One write the journal makes at its next commit.
 enum JournalEntry: Sendable {
+    /// A command accepted (`seq` set).
     case insert(StoredCommand)
-    /// A command's outcome and reply, with what its reply columns hold.
-    case final(id: String, outcome: String, reply: String, summary: ReplySummary, late: Bool, atMs: Int64)
-    case callback(lane: String, atMs: Int64, fields: String, matchedId: String?, disposition: String)
+    /// An outcome given to a command (its `outcome` and `reply` set), with what its reply columns hold: appended
+    /// to the log, the latest being the command's. Not written for a command that has no `seq`.
+    case final(StoredCommand, summary: ReplySummary, late: Bool, atMs: Int64)
+    /// A callback received, with the command it matched (its id, and its `seq` when it is journaled).
+    case callback(
+        lane: String, atMs: Int64, fields: String, matchedId: String?, commandSeq: Int64?, disposition: String)
     case batch(lane: String, OpenBatch?)
 }

@@ -1,3 +1,5 @@
+import GRDB
+
 /// The journal's schema and the statements of its hot path, in one place: the bridge's `Journal` runs
 /// them, and the benchmark's journal section measures the same text.
 package enum JournalSQL {
@@ -40,19 +42,6 @@ package enum JournalSQL {
     /// Migration `v1.1-callbacks-by-command`: the callbacks of a command, so that pruning a few commands
     /// (`journalRetentionDays`, a batch a tick) finds their callbacks without reading them all.
     package static let callbacksByCommand = "CREATE INDEX callbacks_matched ON callbacks(matched_id)"
-    /// A command accepted.
-    package static let insertCommand = """
-        INSERT INTO commands(id, lane, action, fingerprint, client_transaction_id, state, outcome, reply,
-            deadline_ms, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
-    /// A callback received.
-    package static let insertCallback =
-        "INSERT INTO callbacks(lane, received_ms, fields, matched_id, disposition) VALUES (?, ?, ?, ?, ?)"
-    /// A command's final outcome and reply, then its reply columns (``replyColumnNames``), then its id.
-    package static let finalUpdate = """
-        UPDATE commands SET state = 'final', outcome = ?, reply = ?, late = ?, updated_ms = ?,
-        \(replyColumnNames.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?
-        """
     /// The reply columns of migration `v1.1-reply-columns`, in the order of `ReplySummary.bindColumns(into:)`.
     package static let replyColumnNames = [
         "amount", "tip", "error_code", "failure_reason", "reference_number", "order_code", "card", "batch",
@@ -74,15 +63,8 @@ package enum JournalSQL {
         ALTER TABLE commands ADD COLUMN resolved_note TEXT;
         CREATE INDEX commands_created ON commands(created_ms);
         """
-    /// Columns of a stored command, in the order `Journal` reads them.
-    package static let commandColumns =
-        "id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms, client"
     /// Migration `v1.1-command-client`: who sent each command (security's client name).
     package static let commandClientColumn = "ALTER TABLE commands ADD COLUMN client TEXT"
-    /// The sender of a command just inserted, when it came from an admitted client.
-    static let setClient = "UPDATE commands SET client = ? WHERE id = ?"
-    /// The look-up of a command by id, made for every new command.
-    package static let lookup = "SELECT \(commandColumns) FROM commands WHERE id = ?"
     /// Sales by lane and `clientTransactionId`, for late callbacks of sales that ended in any way.
     static let salesByClientTransactionId = """
         CREATE INDEX commands_sales_by_client_transaction_id ON commands(lane, client_transaction_id)
@@ -107,26 +89,163 @@ package enum JournalSQL {
     static let preAuthsByOrderCode = """
         CREATE INDEX commands_pre_auths_by_order_code ON commands(lane, order_code) WHERE action = 'pre_auth'
         """
-    /// The newest successful pre-auth of a lane whose answer had this order code.
-    static let preAuthByOrderCode = """
-        SELECT id FROM commands WHERE lane = ? AND order_code = ? AND action = 'pre_auth' AND outcome = 'success'
-        ORDER BY created_ms DESC LIMIT 1
+
+    /// The column that orders the commands a reader sees: `seq` in the log (`v1.2-journal-log`), the table's
+    /// `rowid` in a journal no bridge of this version has opened yet (the operator's commands never migrate).
+    static func commandKey(_ db: Database) throws -> String {
+        try db.tableExists("command_log") ? "seq" : "rowid"
+    }
+
+    // MARK: v1.2: the journal as an append-only log
+
+    /// The reply columns as the `commands` view shows them, each from the command's latest outcome.
+    private static let outcomeColumnsOfView = replyColumnNames.map { "o.\($0) AS \($0)" }.joined(separator: ", ")
+
+    /// Migration `v1.2-journal-log`: what a sale commits is appended under rising keys. `command_log` holds each
+    /// accepted command once, under the sequence the bridge gives it; `outcome_log` holds each outcome given to
+    /// a command (its final one, then any late result, look-up or resolve), the latest one being the command's.
+    /// No index on a random key is written for a command that ends in success: the ids are found from memory
+    /// (``CommandIndex``), `command_log_created` and `outcome_log_command` rise with time, and the three partial
+    /// indexes hold only outcomes other than success, `unknown` ones, and successful pre-auths. The rows of the
+    /// v1.1 `commands` table move over in the same transaction, and `commands` becomes a view with the columns
+    /// it had (what `journal export`, operators' queries and the reply columns read), writable through triggers.
+    static let journalLog = """
+        CREATE TABLE command_log (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL,
+            lane TEXT,
+            action TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            client_transaction_id TEXT,
+            deadline_ms INTEGER,
+            created_ms INTEGER NOT NULL,
+            client TEXT
+        );
+        CREATE TABLE outcome_log (
+            seq INTEGER PRIMARY KEY,
+            command_seq INTEGER NOT NULL,
+            lane TEXT,
+            action TEXT NOT NULL,
+            client_transaction_id TEXT,
+            outcome TEXT NOT NULL,
+            reply TEXT NOT NULL,
+            late INTEGER NOT NULL DEFAULT 0,
+            at_ms INTEGER NOT NULL,
+            \(replyColumnNames.map { "\($0) \(["amount", "tip"].contains($0) ? "INTEGER" : "TEXT")" }.joined(separator: ",\n    "))
+        );
+        INSERT INTO command_log(seq, id, lane, action, fingerprint, client_transaction_id, deadline_ms, created_ms, client)
+            SELECT rowid, id, lane, action, fingerprint, client_transaction_id,
+                CASE WHEN state = 'final' THEN NULL ELSE deadline_ms END, created_ms, client
+            FROM commands ORDER BY rowid;
+        INSERT INTO outcome_log(command_seq, lane, action, client_transaction_id, outcome, reply, late, at_ms,
+            \(replyColumnNames.joined(separator: ", ")))
+            SELECT rowid, lane, action, client_transaction_id, outcome, COALESCE(reply, ''), late, updated_ms,
+                \(replyColumnNames.joined(separator: ", "))
+            FROM commands WHERE state = 'final' AND outcome IS NOT NULL ORDER BY rowid;
+        ALTER TABLE callbacks ADD COLUMN command_seq INTEGER;
+        UPDATE callbacks SET command_seq = (SELECT rowid FROM commands WHERE commands.id = callbacks.matched_id)
+            WHERE matched_id IS NOT NULL;
+        DROP TABLE commands;
+        CREATE INDEX command_log_created ON command_log(created_ms);
+        CREATE INDEX outcome_log_command ON outcome_log(command_seq);
+        CREATE INDEX outcome_log_late ON outcome_log(lane, client_transaction_id, action)
+            WHERE client_transaction_id IS NOT NULL AND outcome != 'success';
+        CREATE INDEX outcome_log_unknown ON outcome_log(lane, action) WHERE outcome = 'unknown';
+        CREATE INDEX outcome_log_pre_auths ON outcome_log(lane, order_code)
+            WHERE action = 'pre_auth' AND outcome = 'success';
+        CREATE VIEW commands AS
+            SELECT c.seq AS seq, c.id AS id, c.lane AS lane, c.action AS action, c.fingerprint AS fingerprint,
+                c.client_transaction_id AS client_transaction_id,
+                CASE WHEN o.seq IS NULL THEN 'accepted' ELSE 'final' END AS state,
+                o.outcome AS outcome, o.reply AS reply, COALESCE(o.late, 0) AS late, c.deadline_ms AS deadline_ms,
+                c.created_ms AS created_ms, COALESCE(o.at_ms, c.created_ms) AS updated_ms, c.client AS client,
+                \(outcomeColumnsOfView)
+            FROM command_log c
+            LEFT JOIN outcome_log o ON o.seq = (SELECT MAX(seq) FROM outcome_log WHERE command_seq = c.seq);
+        CREATE TRIGGER commands_insert INSTEAD OF INSERT ON commands BEGIN
+            INSERT INTO command_log(seq, id, lane, action, fingerprint, client_transaction_id, deadline_ms, created_ms,
+                client)
+            VALUES (NEW.seq, NEW.id, NEW.lane, NEW.action, NEW.fingerprint, NEW.client_transaction_id,
+                NEW.deadline_ms, NEW.created_ms, NEW.client);
+            INSERT INTO outcome_log(command_seq, lane, action, client_transaction_id, outcome, reply, late, at_ms,
+                \(replyColumnNames.joined(separator: ", ")))
+            SELECT last_insert_rowid(), NEW.lane, NEW.action, NEW.client_transaction_id, NEW.outcome,
+                COALESCE(NEW.reply, ''), COALESCE(NEW.late, 0), COALESCE(NEW.updated_ms, NEW.created_ms),
+                \(replyColumnNames.map { "NEW.\($0)" }.joined(separator: ", "))
+            WHERE NEW.state = 'final' AND NEW.outcome IS NOT NULL;
+        END;
+        CREATE TRIGGER commands_update INSTEAD OF UPDATE ON commands BEGIN
+            INSERT INTO outcome_log(command_seq, lane, action, client_transaction_id, outcome, reply, late, at_ms,
+                \(replyColumnNames.joined(separator: ", ")))
+            SELECT OLD.seq, NEW.lane, NEW.action, NEW.client_transaction_id, NEW.outcome, COALESCE(NEW.reply, ''),
+                COALESCE(NEW.late, 0), NEW.updated_ms, \(replyColumnNames.map { "NEW.\($0)" }.joined(separator: ", "))
+            WHERE NEW.outcome IS NOT NULL;
+        END;
+        CREATE TRIGGER commands_delete INSTEAD OF DELETE ON commands BEGIN
+            DELETE FROM outcome_log WHERE command_seq = OLD.seq;
+            DELETE FROM command_log WHERE seq = OLD.seq;
+        END;
         """
-    /// The `unknown` commands of an action on a lane, newest first (the `commands_unknown_sales` index).
-    static let unknownCommandsOfAction = """
-        SELECT \(commandColumns) FROM commands WHERE lane = ? AND outcome = 'unknown' AND action = ?
-        ORDER BY created_ms DESC LIMIT 100
+
+    /// A command accepted, under the sequence the bridge gave it.
+    package static let appendCommand = """
+        INSERT INTO command_log(seq, id, lane, action, fingerprint, client_transaction_id, deadline_ms, created_ms,
+            client) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
-    /// A finished command (lane, clientTransactionId, action) a late success callback completes: any outcome
-    /// but success (along `commands_late_candidates`).
-    static let lateCommandForSuccess = """
-        SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = ?
-        AND state = 'final' AND outcome != 'success' ORDER BY created_ms DESC LIMIT 1
+    /// An outcome given to a command: its command's sequence, lane, action and `clientTransactionId`, the
+    /// outcome, reply, lateness and time, then its reply columns (``replyColumnNames``).
+    package static let appendOutcome = """
+        INSERT INTO outcome_log(command_seq, lane, action, client_transaction_id, outcome, reply, late, at_ms,
+            \(replyColumnNames.joined(separator: ", "))) VALUES (?, ?, ?, ?, ?, ?, ?, ?, \(
+                Array(repeating: "?", count: replyColumnNames.count).joined(separator: ", ")))
         """
-    /// A finished command (lane, clientTransactionId, action) a late callback that is not a success
-    /// completes: an `unknown` one (along `commands_unknown_sales`).
-    static let lateCommandForOther = """
-        SELECT \(commandColumns) FROM commands WHERE lane = ? AND client_transaction_id = ? AND action = ?
-        AND outcome = 'unknown' ORDER BY created_ms DESC LIMIT 1
+    /// A callback received, with the sequence of the command it matched.
+    package static let appendCallback = """
+        INSERT INTO callbacks(lane, received_ms, fields, matched_id, command_seq, disposition) VALUES (?, ?, ?, ?, ?, ?)
+        """
+    /// Columns of a stored command read from the `commands` view, in the order `Journal` reads them.
+    package static let storedColumns =
+        "seq, id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms, client"
+    /// A command by its sequence (the id's candidates come from memory).
+    package static let commandBySeq = "SELECT \(storedColumns) FROM commands WHERE seq = ?"
+    /// Whether an outcome row is its command's latest (a condition on `o`, a row of `outcome_log`).
+    private static let latestOutcome =
+        "o.seq = (SELECT MAX(seq) FROM outcome_log WHERE command_seq = o.command_seq)"
+    /// The newest command (lane, clientTransactionId, action) whose latest outcome is not success: a late
+    /// success callback completes it (along `outcome_log_late`).
+    static let lateForSuccess = """
+        SELECT \(storedColumns) FROM commands WHERE seq = (
+            SELECT o.command_seq FROM outcome_log o WHERE o.lane = ? AND o.client_transaction_id = ? AND o.action = ?
+            AND o.client_transaction_id IS NOT NULL AND o.outcome != 'success' AND \(latestOutcome)
+            ORDER BY o.command_seq DESC LIMIT 1)
+        """
+    /// The newest command (lane, clientTransactionId, action) whose latest outcome is `unknown`: a late callback
+    /// that is not a success completes it (along `outcome_log_unknown`).
+    static let lateForOther = """
+        SELECT \(storedColumns) FROM commands WHERE seq = (
+            SELECT o.command_seq FROM outcome_log o WHERE o.lane = ? AND o.client_transaction_id = ? AND o.action = ?
+            AND o.outcome = 'unknown' AND \(latestOutcome) ORDER BY o.command_seq DESC LIMIT 1)
+        """
+    /// The newest successful pre-auth of a lane whose answer had this order code (along `outcome_log_pre_auths`).
+    static let preAuthByOrderCodeInLog = """
+        SELECT c.id FROM outcome_log o JOIN command_log c ON c.seq = o.command_seq
+        WHERE o.lane = ? AND o.order_code = ? AND o.action = 'pre_auth' AND o.outcome = 'success' AND \(latestOutcome)
+        ORDER BY o.command_seq DESC LIMIT 1
+        """
+    /// The `unknown` commands of an action on a lane, newest first (along `outcome_log_unknown`).
+    static let unknownOfAction = """
+        SELECT \(storedColumns) FROM commands WHERE seq IN (
+            SELECT o.command_seq FROM outcome_log o WHERE o.lane = ? AND o.action = ? AND o.outcome = 'unknown'
+            AND \(latestOutcome) ORDER BY o.command_seq DESC LIMIT 100)
+        ORDER BY seq DESC
+        """
+    /// How many commands are `unknown` now (along `outcome_log_unknown`).
+    static let unknownCount =
+        "SELECT COUNT(*) FROM outcome_log o WHERE o.outcome = 'unknown' AND \(latestOutcome)"
+    /// The commands without an outcome, oldest first: what a restart picks up again.
+    static let outstanding = """
+        SELECT \(storedColumns) FROM commands WHERE seq IN (
+            SELECT c.seq FROM command_log c WHERE NOT EXISTS (SELECT 1 FROM outcome_log WHERE command_seq = c.seq))
+        ORDER BY created_ms, seq
         """
 }

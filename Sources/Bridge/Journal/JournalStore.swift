@@ -26,9 +26,9 @@ protocol JournalStore: AnyObject {
 
     // MARK: Writes
 
-    /// Notes the ids `entries` insert, before they are written: ``mayHold(id:)`` must never say "no" for
-    /// them, even while their commit is still to come or if it fails.
-    func noteNewIds(_ entries: [JournalEntry])
+    /// Gives a new command its place in the log and notes its id, before its insert is written:
+    /// ``mayHold(id:)`` never says "no" for it, even while its commit is still to come or if it fails.
+    func admit(id: String) -> Int64
 
     /// Writes `entries` in one transaction on the calling thread (a retry after a failed write; tests).
     func commit(_ entries: [JournalEntry]) throws

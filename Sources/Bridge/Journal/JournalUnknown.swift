@@ -46,11 +46,12 @@ public enum JournalUnknown {
         defer { try? database.close() }
         do {
             return try database.read { db in
-                try Row.fetchAll(
+                let key = try JournalSQL.commandKey(db)
+                return try Row.fetchAll(
                     db,
                     sql: """
                         SELECT id, lane, action, fingerprint, reply, created_ms, updated_ms FROM commands
-                        WHERE outcome = 'unknown' ORDER BY created_ms, rowid
+                        WHERE outcome = 'unknown' ORDER BY created_ms, \(key)
                         """
                 ).map { row in
                     let asked = (row[3] as String?).flatMap { try? JSONValue.parse($0).objectValue }

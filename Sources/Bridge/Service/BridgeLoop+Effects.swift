@@ -23,7 +23,6 @@ extension BridgeLoop {
                 if pending.isEmpty { perform(effects) } else { pending.append(waiting: effects) }
                 continue
             }
-            journal.noteNewIds(entries)
             writer.submit(turn: number, entries: entries)
             pending.append(writing: number, effects: effects)
         }

@@ -80,8 +80,8 @@ extension BridgeLoop {
     private static func entry(_ entry: JournalEntry, belongsTo ids: Set<String>) -> Bool {
         switch entry {
         case .insert(let row): ids.contains(row.id)
-        case .final(let id, _, _, _, _, _): ids.contains(id)
-        case .callback(_, _, _, let matched, _): matched.map(ids.contains) ?? false
+        case .final(let command, _, _, _): ids.contains(command.id)
+        case .callback(_, _, _, let matched, _, _): matched.map(ids.contains) ?? false
         case .batch: false
         }
     }

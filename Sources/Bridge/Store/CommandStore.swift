@@ -119,6 +119,7 @@ final class CommandStore {
 
     /// Takes a new client command into memory and returns its journal insert.
     func accept(_ record: CommandRecord, atMs now: Int64) -> JournalEntry {
+        record.journalSeq = journal.admit(id: record.id)
         records[record.id] = record
         return .insert(StoredCommand(record, createdMs: now))
     }
@@ -136,8 +137,9 @@ final class CommandStore {
         _ record: CommandRecord, outcome: String, reply: String, summary: ReplySummary, late: Bool, atMs now: Int64
     ) -> JournalEntry {
         records[record.id] = nil
-        stage(StoredCommand(record, createdMs: record.receivedMs ?? now, final: (outcome, reply)))
-        return .final(id: record.id, outcome: outcome, reply: reply, summary: summary, late: late, atMs: now)
+        let ended = StoredCommand(record, createdMs: record.receivedMs ?? now, final: (outcome, reply))
+        stage(ended)
+        return .final(ended, summary: summary, late: late, atMs: now)
     }
 
     /// Gives a command that already ended a new outcome or reply (a late result, a look-up's details, a
@@ -148,8 +150,9 @@ final class CommandStore {
         var updated = stored
         updated.outcome = outcome
         updated.reply = reply
+        updated.state = .final
         stage(updated)
-        return .final(id: stored.id, outcome: outcome, reply: reply, summary: summary, late: late, atMs: now)
+        return .final(updated, summary: summary, late: late, atMs: now)
     }
 
     private func stage(_ stored: StoredCommand) {

@@ -6,6 +6,6 @@ extension StoredCommand {
             id: record.id, lane: record.lane, action: record.action.rawValue, fingerprint: record.fingerprint,
             clientTransactionId: record.clientTransactionId, state: final == nil ? record.state : .final,
             outcome: final?.outcome, reply: final?.reply, deadlineMs: final == nil ? record.deadlineMs : nil,
-            createdMs: createdMs, client: record.client)
+            createdMs: createdMs, client: record.client, seq: record.journalSeq)
     }
 }

@@ -68,7 +68,8 @@ struct OlderJournal {
                 "id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, late, deadline_ms, "
                 + "created_ms, updated_ms"
             try db.execute(sql: "INSERT INTO commands(\(v1)) SELECT \(v1) FROM source.commands ORDER BY rowid")
-            try db.execute(sql: "INSERT INTO callbacks SELECT * FROM source.callbacks")
+            let callbacks = "seq, lane, received_ms, fields, matched_id, disposition"
+            try db.execute(sql: "INSERT INTO callbacks(\(callbacks)) SELECT \(callbacks) FROM source.callbacks")
             try db.execute(sql: "INSERT INTO meta SELECT * FROM source.meta")
             try db.execute(sql: "DETACH DATABASE source")
         }
