@@ -20,7 +20,7 @@ struct JournalStartSection {
         }
         do {
             log("  journal start: writing a v1.1 journal of \(Format.count(Double(commands))) sales ...")
-            try writeVersion1_1Journal(at: path)
+            try writeOlderJournal(at: path)
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             log("  journal start: the first start (migration) ...")
             let migrating = try secondsToServe(journal: path)
@@ -55,11 +55,11 @@ struct JournalStartSection {
     private static func id(_ n: Int) -> String { "pos-\(n)-\(n &* 2_654_435_761 % 1_000_003)" }
 
     /// A journal as v1.1 left it: its migrations, then `commands` finished sales with a callback each.
-    private func writeVersion1_1Journal(at path: String) throws {
+    private func writeOlderJournal(at path: String) throws {
         let database = try DatabaseQueue(path: path)
         defer { try? database.close() }
         try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
-        try JournalMigrations.migrate(database, upTo: JournalMigrations.lastOfVersion1_1)
+        try JournalMigrations.migrate(database, upTo: JournalMigrations.lastOfVersionOnePointOne)
         let fingerprint = String(repeating: "f", count: 76)
         let fields = String(repeating: "c", count: 496)
         let reply = String(repeating: "r", count: 582)

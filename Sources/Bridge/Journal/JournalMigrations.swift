@@ -61,7 +61,7 @@ package enum JournalMigrations {
     }
 
     /// The last migration of v1.1: a journal written by v1.1 has had every migration up to it.
-    package static let lastOfVersion1_1 = "v1.1-fewer-index-writes"
+    package static let lastOfVersionOnePointOne = "v1.1-fewer-index-writes"
 
     /// The migration that gave the journal its reply columns; a journal without it is read from the
     /// stored replies.
