@@ -5,7 +5,7 @@
 /// outcome, and banners when the bridge restarted (a new `epoch`) or went silent (no heartbeat for two
 /// intervals). Each lane's row carries `data-lane`, `data-link`, `data-outcome` and, for a result that
 /// came on the stream (not in the snapshot), `data-result-seq`, for scripts and tests; `?beats=N` stops
-/// following after N heartbeats (scripts/page-check).
+/// following after N heartbeats, `?beats=0` right after the first snapshot (scripts/page-check).
 enum LanesPage {
     static let html = #"""
         <!doctype html>
@@ -98,6 +98,8 @@ enum LanesPage {
         // ?beats=N: stop following after N heartbeats (a preview for headless browsers, whose virtual clock
         // stands still while a stream is open); without it the page follows the bridge for ever.
         const stopAfterBeats = Number(new URLSearchParams(location.search).get("beats")) || 0;
+        // ?beats=0: a still picture: stop once the first snapshot is drawn, without waiting for a heartbeat.
+        const stillPicture = new URLSearchParams(location.search).get("beats") === "0";
         // ?topic=lane-1.&topic=lane-2.: follow only those lanes (as /events takes them); the day's counts,
         // which are the whole bridge's, are then not shown. Passed on as written: URLSearchParams would read
         // "+" as a space, /events reads it as "+". An empty one is every event, as on /events.
@@ -231,6 +233,9 @@ enum LanesPage {
           source = new EventSource(eventsUrl);
           source.onopen = () => { s.open = true; tick(); };
           source.onmessage = (e) => { try { handle(JSON.parse(e.data)); } catch (err) { console.error(err); } };
+          if (stillPicture) source.addEventListener("message", () => {
+            if (s.snapshots > 0 && source) { source.close(); source = null; document.body.dataset.stopped = "1"; }
+          });
           // A refused reconnection (503 while the bridge stops) ends an EventSource for good: start anew.
           source.onerror = () => {
             s.open = false;

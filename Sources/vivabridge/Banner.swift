@@ -19,14 +19,22 @@ enum Banner {
             let command =
                 bound.command == ClientEndpointOptions.defaultCommand ? "" : " --command-endpoint \(bound.command)"
             let events = bound.events == ClientEndpointOptions.defaultEvents ? "" : " --events-endpoint \(bound.events)"
+            let tool = toolName(invokedAs: CommandLine.arguments.first ?? "vivabridge")
             lines += [
                 "Try next, in another terminal:",
-                "  swift run vivabridge watch\(events)\(command)",
-                "  swift run vivabridge send sale --lane \(first.id) --amount 12.00\(command)",
+                "  \(tool) watch\(events)\(command)",
+                "  \(tool) send sale --lane \(first.id) --amount 12.00\(command)",
                 "Stop with Ctrl-C.",
             ]
         }
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// How the hints name this binary: as it was started when that was a path (scripts/run starts it by its
+    /// full path, so the hints work from any terminal without a second build), else `vivabridge` (on PATH).
+    /// Never `swift run`: several of those at once wait on SwiftPM's build lock and check the build again.
+    static func toolName(invokedAs argument0: String) -> String {
+        argument0.contains("/") ? argument0 : "vivabridge"
     }
 
     /// The line `run` prints once its HTTP listener listens (scripts read the real port from it).

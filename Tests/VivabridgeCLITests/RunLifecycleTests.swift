@@ -72,10 +72,14 @@ struct RunLifecycleTests {
         holder.close()
     }
 
-    @Test("SIGTERM ends a running bridge with exit 0; its banner's hints carry its real endpoints")
+    @Test("SIGTERM ends a running bridge with exit 0; its banner's hints carry its real endpoints and its binary")
     func sigterm() throws {
         let bridge = try RunningBridge()
         #expect(bridge.child.waitForLine(containing: "--command-endpoint \(bridge.command)") != nil)
+        // Started by its path (as scripts/run starts it), the hints name that path: no `swift run`, which in a
+        // second terminal would wait on SwiftPM's build lock.
+        #expect(bridge.child.output.contains("  \(ChildProcess.executable.path) watch"), "\(bridge.child.output)")
+        #expect(!bridge.child.output.contains("swift run"))
         #expect(try bridge.call(#"{"id":"p","action":"ping"}"#)?["outcome"]?.stringValue == "success")
         bridge.child.signal(SIGTERM)
         #expect(bridge.child.waitForExit(timeout: 20) == 0)

@@ -1,6 +1,7 @@
-/// Inputs of the protocol-core section: callbacks as the seeds show them (quirks and all) and commands.
+/// Inputs of the protocol-core section: callbacks as Viva's pages show them (quirks and all) and commands.
 enum SampleInputs {
-    /// Callback URLs from the seed documents (viva-ios-overview-sale-cancel.txt, VIVA-NOTES.md), verbatim:
+    /// Callback URLs from the examples of Viva's iOS pages and its Android dialect (as
+    /// Tests/InterAppTests/CallbackSeedTests.swift holds them), verbatim:
     /// raw `+` in dates, `& accountNumber`, `amount=1200 &`, Android's raw spaces.
     static let callbackTexts = [
         "mycallbackscheme://result?status=success&message=Transaction%20successful.&action=sale&clientTransactionId=12345678901234567890123456789012&amount=1200&tipAmount=200&verificationMethod=CHIP-PIN&rrn=123456833121&cardType=VISA&accountNumber=479275******9999&referenceNumber=833121&authorisationCode=690882&tid=16016684&orderCode=9256110059000200&installments=10&transactionDate=2019-09-13T12:14:19.8703452+03:00&transactionId=a78e045c-49c3-4743-9071-f1e0ed71810c",

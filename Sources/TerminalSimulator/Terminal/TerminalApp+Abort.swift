@@ -1,4 +1,4 @@
-/// Aborts, in each platform's dialect (VIVA-NOTES "Two dialects").
+/// Aborts, in each platform's dialect (docs/SIMULATOR.md; Viva's pages in docs/PROTOCOL.md §9, "Viva fidelity").
 ///
 /// - Idle: iOS `action=abort&status=success&message=nothing to abort`; Android
 ///   `status=fail&message=(-55) NOTHING_TO_ABORT&action=ABORT`.
