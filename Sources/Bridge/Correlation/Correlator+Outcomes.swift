@@ -86,8 +86,8 @@ extension Correlator {
             emit(
                 .countOutcome(
                     .init(
-                        id: record.id, receivedMs: record.receivedMs ?? now, outcome: final.outcome.rawValue,
-                        earlier: nil)))
+                        id: record.id, action: record.action.rawValue, receivedMs: record.receivedMs ?? now,
+                        outcome: final.outcome.rawValue, earlier: nil)))
         }
         for waiter in record.waiters where waiter != .pull { emit(.reply(waiter, bytes)) }
         emit(
@@ -132,8 +132,8 @@ extension Correlator {
         emit(
             .countOutcome(
                 .init(
-                    id: stored.id, receivedMs: stored.createdMs, outcome: final.outcome.rawValue,
-                    earlier: stored.outcome)))
+                    id: stored.id, action: stored.action, receivedMs: stored.createdMs,
+                    outcome: final.outcome.rawValue, earlier: stored.outcome)))
         emitEvent(.command(lane: lane, action: stored.action, .lateResult), reply)
         lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
     }
