@@ -64,7 +64,11 @@ extension Correlator {
         if final.outcome == .undeliverable || final.outcome == .unknown {
             logger.notice(
                 "\(record.action.rawValue) ended \(final.outcome.rawValue)",
-                metadata: ["id": "\(record.id)", "lane": "\(record.lane)", "why": "\(final.message ?? "-")"])
+                metadata: [
+                    "id": "\(record.id)", "lane": "\(record.lane)",
+                    "endpoint": "\(lanes[record.lane]?.configuration.endpoint ?? "-")",
+                    "why": "\(final.message ?? "-")",
+                ])
         }
         if !record.isRecoveryLookup {
             metrics.command(
