@@ -10,10 +10,10 @@ import zmq
 
 
 def add_arguments(parser):
-    """--key-file and --server-key, defaulting to VIVABRIDGE_KEY_FILE and VIVABRIDGE_SERVER_KEY."""
-    parser.add_argument("--key-file", default=os.environ.get("VIVABRIDGE_KEY_FILE"),
+    """--key-file and --server-key, defaulting to VB_CLIENT_KEY_FILE and VB_CLIENT_SERVER_KEY."""
+    parser.add_argument("--key-file", default=os.environ.get("VB_CLIENT_KEY_FILE"),
                         help="this client's CURVE secret key file (a bridge with security)")
-    parser.add_argument("--server-key", default=os.environ.get("VIVABRIDGE_SERVER_KEY"),
+    parser.add_argument("--server-key", default=os.environ.get("VB_CLIENT_SERVER_KEY"),
                         help="the bridge's CURVE public key: 40 characters of Z85, or its .pub file "
                              "(a key that begins with '-' is given as --server-key=KEY)")
 

@@ -1,8 +1,9 @@
 /// The live lanes page served at `/`: one self-contained document (inline CSS and JavaScript, nothing
 /// fetched from elsewhere, no build step) that follows `/events` and is meant for a wall screen.
 ///
-/// A row per lane (link, command in flight and its age, last result, open batch), today's counts per
-/// outcome, and banners when the bridge restarted (a new `epoch`) or went silent (no heartbeat for two
+/// A row per lane (link, command in flight and its age, last result, open batch), today's money outcomes
+/// per kind (sales approved, payments declined, refunds, aborted, unknown, not delivered: a batch opened, an
+/// abort or a reprint is no sale approved; each card carries `data-kind`), and banners when the bridge restarted (a new `epoch`) or went silent (no heartbeat for two
 /// intervals). Each lane's row carries `data-lane`, `data-link`, `data-outcome` and, for a result that
 /// came on the stream (not in the snapshot), `data-result-seq`, for scripts and tests; `?beats=N` stops
 /// following after N heartbeats, `?beats=0` right after the first snapshot (scripts/page-check).
@@ -44,7 +45,8 @@ enum LanesPage {
         .count { background: var(--panel); border: 1px solid var(--line); border-radius: .7rem; padding: .8rem 1.1rem; }
         .count .n { font-size: 2.4rem; font-weight: 700; font-variant-numeric: tabular-nums; }
         .count .l { color: var(--muted); font-size: .95rem; text-transform: uppercase; letter-spacing: .06em; }
-        .count.success .n { color: var(--green); } .count.failure .n { color: var(--red); }
+        .count .note { color: var(--muted); font-size: .8rem; }
+        .count.approved .n { color: var(--green); } .count.declined .n { color: var(--red); }
         .count.unknown .n { color: var(--amber); } .count.aborted .n, .count.undeliverable .n { color: var(--blue); }
         table { width: calc(100% - 4rem); margin: 0 2rem 2rem; border-collapse: separate; border-spacing: 0 .5rem; }
         th { text-align: left; color: var(--muted); font-weight: 500; font-size: .9rem; text-transform: uppercase;
@@ -90,7 +92,25 @@ enum LanesPage {
         "use strict";
         const LABELS = { success: "Approved", failure: "Declined", aborted: "Aborted", unknown: "Unknown: check",
           undeliverable: "Not delivered", superseded: "Superseded", nothing_to_abort: "Nothing to abort", rejected: "Rejected" };
-        const COUNTED = ["success", "failure", "aborted", "unknown", "undeliverable"];
+        // Today's cards: money outcomes per kind, from the snapshot's counts by action then outcome. A batch
+        // opened, an abort that stopped a sale or a reprint moves no money and is on no card.
+        const PAYMENTS = ["sale", "capture_pre_auth"], HOLDS = ["pre_auth"], REFUNDS = ["cancel", "unreferenced_refund", "fast_refund"];
+        const CHARGES = PAYMENTS.concat(HOLDS), MONEY = CHARGES.concat(REFUNDS);
+        const KINDS = [
+          { kind: "approved", label: "Sales approved", note: "sales and captures", actions: PAYMENTS, outcome: "success" },
+          { kind: "declined", label: "Payments declined", note: "sales, pre-auths and captures", actions: CHARGES, outcome: "failure" },
+          { kind: "refunds", label: "Refunds", note: "refunds and cancelled sales", actions: REFUNDS, outcome: "success" },
+          { kind: "aborted", label: "Payments aborted", note: "stopped at the terminal", actions: CHARGES, outcome: "aborted" },
+          { kind: "unknown", label: "Unknown: check", note: "at the terminal or in Viva's back office", actions: MONEY, outcome: "unknown" },
+          { kind: "undeliverable", label: "Not delivered", note: "the terminal was not connected", actions: MONEY, outcome: "undeliverable" },
+        ];
+        const counted = (k) => k.actions.reduce((n, a) => n + ((s.today[a] || {})[k.outcome] || 0), 0);
+        // One more of `action`'s `outcome`, one less of its `earlier` one (a late result, a resolve), never below zero.
+        function bump(action, outcome, earlier) {
+          const c = s.today[action] = s.today[action] || {};
+          c[outcome] = (c[outcome] || 0) + 1;
+          if (earlier && c[earlier] > 0) c[earlier] -= 1;
+        }
         const STATES = { accepted: "starting", forwarded: "sent to the terminal", delivered: "on the terminal" };
         const ACTIONS = { sale: "Sale", cancel: "Refund", abort: "Abort", batch: "Batch", transactionDetails: "Look-up" };
         const s = { epoch: null, seq: 0, order: [], lanes: {}, today: {}, hasToday: false, lastBeat: 0, beatMs: 2000, open: false,
@@ -135,7 +155,7 @@ enum LanesPage {
               s.lanes[l.lane] = { up: !!l.connected, platform: l.platform, inFlight: l.inFlight && l.inFlight.action !== "abort" ? l.inFlight : null,
                 last: l.lastResult || null, batch: l.openBatch };
             }
-            s.today = Object.assign({}, msg.today || {});
+            s.today = JSON.parse(JSON.stringify(msg.today || {}));
             s.hasToday = msg.today !== undefined;
             s.lastBeat = Date.now();
             return render();
@@ -169,12 +189,10 @@ enum LanesPage {
             const amount = msg.result && typeof msg.result.amount === "number" ? msg.result.amount : undefined;
             l.last = { id: msg.id, action: subject, outcome: msg.outcome, amount: amount, at: msg.time, seq: msg.seq };
             if (l.inFlight && l.inFlight.id === msg.id) l.inFlight = null;
-            if (msg.outcome) s.today[msg.outcome] = (s.today[msg.outcome] || 0) + 1;
-            if (event === "late_result" && msg.earlier && msg.earlier.outcome && s.today[msg.earlier.outcome] > 0) s.today[msg.earlier.outcome] -= 1;
+            if (msg.outcome) bump(subject, msg.outcome, event === "late_result" && msg.earlier ? msg.earlier.outcome : null);
           } else if (event === "resolved" && msg.outcome) {
             // An unknown command closed by hand moves to its outcome, as the bridge counts it.
-            s.today[msg.outcome] = (s.today[msg.outcome] || 0) + 1;
-            if (msg.earlier && msg.earlier.outcome && s.today[msg.earlier.outcome] > 0) s.today[msg.earlier.outcome] -= 1;
+            bump(subject, msg.outcome, msg.earlier ? msg.earlier.outcome : null);
           }
           render();
         }
@@ -197,9 +215,8 @@ enum LanesPage {
               + `<td>${esc(id)}<span class="platform">${esc(l.platform || "")}</span></td><td>${link}</td><td>${flight}</td><td>${last}</td><td>${batch}</td></tr>`;
           });
           el("lanes").innerHTML = rows.join("");
-          const keys = COUNTED.concat(Object.keys(s.today).filter((k) => !COUNTED.includes(k) && s.today[k] > 0));
           el("today").hidden = el("todayhead").hidden = following.length > 0 || (s.epoch !== null && !s.hasToday);
-          el("today").innerHTML = keys.map((k) => `<div class="count ${esc(k)}" data-outcome="${esc(k)}"><div class="n">${s.today[k] || 0}</div><div class="l">${esc(LABELS[k] || k)}</div></div>`).join("");
+          el("today").innerHTML = KINDS.map((k) => `<div class="count ${k.kind}" data-kind="${k.kind}"><div class="n">${counted(k)}</div><div class="l">${k.label}</div><div class="note">${k.note}</div></div>`).join("");
           const up = s.order.filter((id) => s.lanes[id].up).length;
           el("foot").textContent = s.epoch === null ? "Waiting for the bridge…" : `${up} of ${s.order.length} lanes connected${following.length ? " (following " + following.map(shown).join(", ") + ")" : ""} · bridge start #${s.epoch} · event ${s.seq}`;
           tick();

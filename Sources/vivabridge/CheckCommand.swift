@@ -9,8 +9,9 @@ struct CheckCommand: ParsableCommand {
         abstract: "Check a configuration file (and VIVABRIDGE_ variables) without running anything.",
         discussion: """
             Exits 0 and prints "configuration OK" with the lanes when `run --config FILE` would accept it; \
-            exits 2 and prints every problem, one a line (the key and the rule), when it would be refused. Nothing is bound \
-            and no journal is opened, so it can be run beside a running bridge.
+            exits 2 and prints every problem, one a line (the key and the rule), when it would be refused. A VIVABRIDGE_ \
+            variable that names no key is ignored, with a warning when it resembles one. Nothing is bound and no journal \
+            is opened, so it can be run beside a running bridge.
             """
     )
 
@@ -18,13 +19,20 @@ struct CheckCommand: ParsableCommand {
     var config: String
 
     func run() throws {
-        let (configuration, problems) = BridgeConfiguration.check(
-            file: config, environment: ProcessInfo.processInfo.environment)
+        let environment = ProcessInfo.processInfo.environment
+        let (configuration, problems) = BridgeConfiguration.check(file: config, environment: environment)
+        let warnings = BridgeConfiguration.environmentWarnings(environment).map { "vivabridge: warning: \($0)\n" }
+        FileHandle.standardError.write(Data(warnings.joined().utf8))
         guard problems.all.isEmpty else {
             var lines = ["vivabridge: configuration refused: \(config): \(problems.all.count) problem(s)"]
             lines += problems.all.map { "  \($0)" }
             FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             throw ExitCode(2)
+        }
+        if let shortfall = DescriptorLimit.shortfall(
+            lanes: configuration.lanes.count, limit: DescriptorLimit.current().hard)
+        {
+            FileHandle.standardError.write(Data("vivabridge: warning: \(shortfall)\n".utf8))
         }
         var lines = ["configuration OK: \(config): \(configuration.lanes.count) lane(s)"]
         for lane in configuration.lanes {

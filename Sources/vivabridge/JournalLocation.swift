@@ -3,16 +3,18 @@ import Bridge
 import Foundation
 
 /// `--journal FILE | --config FILE`: which journal a `vivabridge journal …` command works on, shared by
-/// every subcommand.
+/// every subcommand. With neither, the embedded default's, as `vivabridge run` without `--config` uses it
+/// (`./.vivabridge/journal.sqlite`, or under `$VIVABRIDGE_STATE`).
 struct JournalLocation: ParsableArguments {
-    @Option(name: .long, help: "The journal file.")
+    @Option(
+        name: .long,
+        help: "The journal file (default: the one `run` uses without --config, ./.vivabridge/journal.sqlite).")
     var journal: String?
 
     @Option(name: .long, help: "A configuration file whose journal to use (its `journal` key).")
     var config: String?
 
     func validate() throws {
-        guard journal != nil || config != nil else { throw ValidationError("give --journal FILE or --config FILE") }
         guard journal == nil || config == nil else {
             throw ValidationError("give --journal FILE or --config FILE, not both")
         }
@@ -24,6 +26,18 @@ struct JournalLocation: ParsableArguments {
         let path: String
         if let journal {
             path = journal
+        } else if config == nil {
+            do {
+                path = try EmbeddedDefault.configuration(environment: ProcessInfo.processInfo.environment).journal
+            } catch {
+                throw JournalCommand.fail("configuration refused: \(error)", exitCode: 2)
+            }
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw JournalCommand.fail(
+                    "no journal at \(path) (the one `vivabridge run` uses without --config); give --journal FILE "
+                        + "or --config FILE", exitCode: 1)
+            }
+            return path
         } else {
             do {
                 path = try BridgeConfiguration.load(

@@ -44,6 +44,11 @@ struct RunCommand: AsyncParsableCommand {
         }
         let level = logLevel?.level ?? Logger.Level(rawValue: configuration.log.level) ?? .info
         let logger = LogSetup.bootstrap(level: level, format: logFormat ?? configuration.log.format)
+        for warning in BridgeConfiguration.environmentWarnings(environment) { logger.warning("\(warning)") }
+        let openFiles = DescriptorLimit.raiseSoftLimit()
+        if let shortfall = DescriptorLimit.shortfall(lanes: configuration.lanes.count, limit: openFiles) {
+            logger.warning("\(shortfall)")
+        }
         // Trapped before anything binds or prints its banner: a SIGTERM at any moment after this is a
         // graceful stop, never the default action.
         let signals = await ProcessSignals.trap()

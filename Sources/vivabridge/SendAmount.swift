@@ -40,7 +40,10 @@ enum SendAmount {
 
     private static func problem(_ text: String) -> String {
         if text.contains(",") { return "\(text): write the decimal separator as a dot (12.50), or whole cents (1250)" }
-        if text.hasPrefix("-") { return "\(text): an amount is never negative (a refund is `send cancel`)" }
+        if text.hasPrefix("-") {
+            return
+                "\(text): amounts are positive, never negative (a refund is `send cancel` or `send unreferenced_refund`)"
+        }
         return "\(text) is not an amount: write euros with a dot (12.00, 12.5) or whole cents (1200)"
     }
 }

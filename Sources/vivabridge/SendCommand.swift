@@ -62,10 +62,13 @@ struct SendCommand: ParsableCommand {
     @Option(help: "The command's id, its idempotency key (default: cli-<milliseconds>-<random>).")
     var id: String?
 
-    @Option(help: ArgumentHelp(SendAmount.help), transform: SendAmount.cents)
+    // `.unconditional`: `--amount -5.00` reaches the amount's own rule (amounts are positive) instead of
+    // being read as an option and leaving --amount without a value.
+    @Option(parsing: .unconditional, help: ArgumentHelp(SendAmount.help), transform: SendAmount.cents)
     var amount: Int?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("The tip (tipAmount), written like --amount.", valueName: "amount"),
         transform: SendAmount.cents)
     var tip: Int?

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Bridge
 
-/// The `vivabridge` command line: the bridge, its simulator and the tools around them.
-@main
+/// The `vivabridge` command line: the bridge, its simulator and the tools around them (started by
+/// ``VivabridgeMain``).
 struct VivabridgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vivabridge",

@@ -121,11 +121,8 @@ private final class WatchLoop {
     private func received(topic: String, body bytes: [UInt8]) -> Bool {
         if options.json { WatchTerminal.write(WatchJSONLine.line(topic: topic, body: bytes) + "\n") }
         guard let body = try? JSONValue.parse(bytes).objectValue else { return false }
-        let heartbeat = topic == Topic.heartbeat.description
-        state.heard(heartbeat: heartbeat, atMs: Self.nowMs())
-        if heartbeat { return false }
-        state = state.applying(BridgeEvent(topic: topic, body: body))
-        guard options.json else { return true }
+        let changed = state.receive(BridgeEvent(topic: topic, body: body), atMs: Self.nowMs())
+        guard options.json else { return changed }
         if state.needsSnapshot {
             // Standard output carries the events alone: a gap or a restart is said on standard error.
             let note = state.notes.last?.replacingOccurrences(of: ": asking for the lanes again", with: "")

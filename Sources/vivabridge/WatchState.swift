@@ -156,6 +156,23 @@ extension WatchState {
         return next
     }
 
+    /// Folds in `event` as it arrived at `now` (the watcher's clock); true when the table changed.
+    ///
+    /// A `bridge.heartbeat` changes no row and is not counted as an event, but its `seq` and `epoch` are
+    /// followed like any other's: the bridge numbers heartbeats in the same sequence, so skipping them would
+    /// make the next event look like a gap.
+    mutating func receive(_ event: BridgeEvent, atMs now: Int64) -> Bool {
+        let heartbeat = event.topic == Topic.heartbeat.description
+        let notesBefore = notes
+        heard(heartbeat: heartbeat, atMs: now)
+        guard heartbeat else {
+            self = applying(event)
+            return true
+        }
+        checkSequence(event.body)
+        return notes != notesBefore
+    }
+
     /// Records that an event arrived at `now` (the watcher's clock); `heartbeat` when it was one.
     mutating func heard(heartbeat: Bool, atMs now: Int64) {
         lastHeardMs = now

@@ -44,7 +44,7 @@ struct EventTapTests {
         #expect(together, "accepted and forwarded of one turn in one message: \(messages.map(\.count))")
     }
 
-    @Test("a lanes snapshot counts today's outcomes: the sales before it, then each sale after it as well")
+    @Test("a lanes snapshot counts today's outcomes by action: the commands before it, then each after it as well")
     func snapshotCountsToday() throws {
         let harness = try Self.oneLane()
         let tap = try TapReader(harness.bridge)
@@ -54,9 +54,12 @@ struct EventTapTests {
                 try harness.call(saleJSON(id: "before-\(index)", lane: "lane-1", amount: 100)).string("outcome")
                     == "success")
         }
-        // The journal's count, at the day's first snapshot.
+        let batch = #"{"id":"b-1","lane":"lane-1","action":"batch","command":"open","batchName":"morning"}"#
+        #expect(try harness.call(batch).string("outcome") == "success")
+        // The journal's count, at the day's first snapshot: a batch opened is no sale approved.
         let first = try tap.snapshot(after: -1)
-        #expect(first.object("today")?.int("success") == 2)
+        #expect(first.object("today")?.object("sale")?.int("success") == 2)
+        #expect(first.object("today")?.object("batch")?.int("success") == 1)
         for index in 0..<3 {
             #expect(
                 try harness.call(saleJSON(id: "after-\(index)", lane: "lane-1", amount: 100)).string("outcome")
@@ -64,8 +67,9 @@ struct EventTapTests {
         }
         // Counted by the loop as each ended: the later snapshot has them all.
         let later = try tap.snapshot(after: first.int("seq") ?? 0)
-        #expect(later.object("today")?.int("success") == 5)
-        #expect(later.object("today")?.count == 1, "no other outcome: \(later)")
+        #expect(later.object("today")?.object("sale")?.int("success") == 5)
+        #expect(later.object("today")?.object("sale")?.count == 1, "no other outcome: \(later)")
+        #expect(later.object("today")?.count == 2, "no other action: \(later)")
     }
 
     @Test(

@@ -51,7 +51,7 @@ struct JournalFaultTests {
         try harness.event("lane-2.sale.delivered") { $0.string("id") == "after" }
         #expect(harness.simulator.openedURLs(lane: "lane-2").count == 1)
         // Today's counts: the result held through the failure counted once, the refused sales not at all.
-        #expect(try tap.today(after: firstCount.seq).counts == ["success": 1])
+        #expect(try tap.today(after: firstCount.seq).counts == ["sale": ["success": 1]])
     }
 
     @Test(

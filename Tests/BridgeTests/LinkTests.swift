@@ -14,6 +14,12 @@ struct LinkTests {
         try harness.event("lane-1.lane.disconnected")
         let down = try harness.call(saleJSON(id: "down", lane: "lane-1", amount: 100))
         #expect(down.string("outcome") == "undeliverable")
+        // Link up, link down and undeliverable each name the lane and its endpoint (OPERATIONS.md section 5).
+        let endpoint = harness.configuration.lanes[0].endpoint
+        for text in ["lane link up", "lane link down", "sale ended undeliverable"] {
+            let line = try #require(harness.logs.waitForLine(containing: text), "no line: \(text)")
+            #expect(line.contains(#""lane": lane-1"#) && line.contains(#""endpoint": \#(endpoint)"#), "\(line)")
+        }
         try harness.forgetEvents()
         harness.simulator.restoreLink(lane: "lane-1")
         try harness.event("lane-1.lane.connected")

@@ -63,6 +63,21 @@ struct MetricsTests {
         await listener.stop()
     }
 
+    @Test("resolve is counted and timed under its own action label, not other")
+    func resolveHasItsLabel() async throws {
+        let harness = try BridgeHarness.lanes(.ios)
+        let listener = try await RunningListener(bridge: harness.bridge)
+        let answer = try harness.call(#"{"id":"m-r","action":"resolve","ref":"none","outcome":"failure"}"#)
+        #expect(answer.string("outcome") == "rejected")
+        let code = try #require(answer.object("error")?.string("code"))
+        let scrape = try await Self.scrape(listener.port)
+        let commands = "vivabridge_commands_total"
+        #expect(scrape.value(commands, ["action": "resolve", "outcome": "rejected", "code": code]) == 1)
+        #expect(!scrape.samples.keys.contains { $0.hasPrefix(commands + "{") && $0.contains(#"action="other""#) })
+        #expect(scrape.value("vivabridge_command_duration_seconds_count", ["action": "resolve"]) == 1)
+        await listener.stop()
+    }
+
     @Test("a bridge with 1,000 lanes has a lane_up sample for each from the start, scraped in under 100 ms")
     func thousandLaneScrape() async throws {
         var configuration = BridgeConfiguration()

@@ -23,7 +23,7 @@ struct TodayCountsTests {
         #expect(try harness.reply(to: "slow").string("outcome") == "unknown")
         let tap = try TapReader(harness.bridge)
         let first = try tap.today(after: -1)
-        #expect(first.counts == ["unknown": 1], "the journal's count: \(first.counts)")
+        #expect(first.counts == ["sale": ["unknown": 1]], "the journal's count: \(first.counts)")
         return (harness, tap, first.seq)
     }
 
@@ -33,7 +33,7 @@ struct TodayCountsTests {
         defer { tap.close() }
         harness.simulator.release(lane: "lane-1")
         try harness.event("lane-1.sale.late_result") { $0.string("id") == "slow" }
-        #expect(try tap.today(after: seq).counts == ["success": 1])
+        #expect(try tap.today(after: seq).counts == ["sale": ["success": 1]])
     }
 
     @Test("a resolve moves the sale from unknown to the outcome given")
@@ -42,7 +42,7 @@ struct TodayCountsTests {
         defer { tap.close() }
         let answer = try harness.call(#"{"id":"r-1","action":"resolve","ref":"slow","outcome":"failure"}"#)
         #expect(answer.string("outcome") == "success", "\(answer)")
-        #expect(try tap.today(after: seq).counts == ["failure": 1])
+        #expect(try tap.today(after: seq).counts == ["sale": ["failure": 1]])
     }
 
     @Test("past local midnight the counts start again from the journal: yesterday's sale is not today's")
@@ -55,11 +55,11 @@ struct TodayCountsTests {
         #expect(
             try harness.call(saleJSON(id: "late-evening", lane: "lane-1", amount: 100)).string("outcome") == "success")
         let evening = try tap.today(after: -1)
-        #expect(evening.counts == ["success": 1], "\(evening.counts)")
+        #expect(evening.counts == ["sale": ["success": 1]], "\(evening.counts)")
         harness.advance(byMs: 3000)
         let morning = try tap.today(after: evening.seq)
         #expect(morning.counts.isEmpty, "a new day, counted from the journal: \(morning.counts)")
         #expect(try harness.call(saleJSON(id: "early", lane: "lane-1", amount: 100)).string("outcome") == "success")
-        #expect(try tap.today(after: morning.seq).counts == ["success": 1])
+        #expect(try tap.today(after: morning.seq).counts == ["sale": ["success": 1]])
     }
 }

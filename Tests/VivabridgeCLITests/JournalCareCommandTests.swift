@@ -59,14 +59,35 @@ struct JournalCareCommandTests {
         #expect(after.output == jsonl.output, "the refused prune changed the journal")
     }
 
+    @Test("with neither --journal nor --config, the journal commands use run's embedded default's journal")
+    func embeddedDefaultJournal() throws {
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane()])
+        #expect(try bridge.send(["sale", "--lane", "lane-1", "--amount", "12.00", "--id", "pos-1"]).status == 0)
+        // $VIVABRIDGE_STATE is the embedded default's state folder: its journal.sqlite is the bridge's here.
+        let export = try ChildProcess(["journal", "export"], environment: ["VIVABRIDGE_STATE": bridge.folder.path])
+        #expect(export.waitForExit(timeout: 30) == 0, "\(export.errorOutput)")
+        #expect(export.output.contains("pos-1,,lane-1,sale,1200,"), "\(export.output)")
+        let unknown = try ChildProcess(["journal", "unknown"], environment: ["VIVABRIDGE_STATE": bridge.folder.path])
+        #expect(unknown.waitForExit(timeout: 30) == 0, "\(unknown.errorOutput)")
+        // Without it, ./.vivabridge/journal.sqlite, as `run` has it; none there is said with what to give.
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("vivabridge-cwd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let none = try ChildProcess(["journal", "unknown"], currentDirectory: empty)
+        #expect(none.waitForExit(timeout: 30) == 1)
+        #expect(
+            none.errorOutput.contains("no journal at .vivabridge/journal.sqlite (the one `vivabridge run` uses"),
+            "\(none.errorOutput)")
+    }
+
     @Test("usage errors exit 64 and no journal exits 1, each with a line that says what to do")
     func usageErrors() throws {
         let badTime = try ChildProcess(["journal", "export", "--journal", "/nonexistent", "--to", "24/11/2026"])
         #expect(badTime.waitForExit(timeout: 30) == 64)
         #expect(badTime.errorOutput.contains("RFC 3339"))
-        let neither = try ChildProcess(["journal", "unknown"])
-        #expect(neither.waitForExit(timeout: 30) == 64)
-        #expect(neither.errorOutput.contains("give --journal FILE or --config FILE"))
+        let both = try ChildProcess(["journal", "unknown", "--journal", "j.sqlite", "--config", "c.yaml"])
+        #expect(both.waitForExit(timeout: 30) == 64)
+        #expect(both.errorOutput.contains("give --journal FILE or --config FILE, not both"))
         let missing = try ChildProcess(["journal", "prune", "--journal", "/nonexistent/j.sqlite", "--older-than", "30"])
         #expect(missing.waitForExit(timeout: 30) == 1)
         #expect(missing.errorOutput.contains("no journal at /nonexistent/j.sqlite"))

@@ -37,6 +37,34 @@ struct OperatorCommandTests {
         #expect(refused.errorOutput.contains("lanes: must list at least one lane"))
     }
 
+    @Test("check ignores VIVABRIDGE_ variables that are no key (a client's own) and warns of a misspelt one, exit 0")
+    func checkIgnoresOthersVariables() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = folder.appendingPathComponent("good.yaml")
+        try """
+        journal: \(folder.path)/never-created.sqlite
+        terminal: {merchantKey: K}
+        lanes:
+          - {id: lane-1, endpoint: "tcp://127.0.0.1:6001", platform: ios}
+        """.write(to: good, atomically: true, encoding: .utf8)
+        let others = try ChildProcess(
+            ["check", "--config", good.path],
+            environment: ["VIVABRIDGE_KEY_FILE": "till.key", "VIVABRIDGE_SERVER_KEY": "bridge.pub"])
+        #expect(others.waitForExit(timeout: 20) == 0)
+        #expect(others.output.contains("configuration OK"))
+        #expect(others.errorOutput.isEmpty, "\(others.errorOutput)")
+        let misspelt = try ChildProcess(
+            ["check", "--config", good.path], environment: ["VIVABRIDGE_TERMINAL_APPIDD": "com.example.till"])
+        #expect(misspelt.waitForExit(timeout: 20) == 0)
+        #expect(
+            misspelt.errorOutput.contains(
+                "warning: VIVABRIDGE_TERMINAL_APPIDD: names no configuration key and is ignored; did you mean "
+                    + "VIVABRIDGE_TERMINAL_APPID?"), "\(misspelt.errorOutput)")
+    }
+
     @Test("check lists every problem of a file, one a line, not only the first")
     func checkListsEveryProblem() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -57,10 +85,11 @@ struct OperatorCommandTests {
         let refused = try ChildProcess(["check", "--config", bad.path], environment: ["VIVABRIDGE_TERMINL_APPID": "x"])
         #expect(refused.waitForExit(timeout: 20) == 2)
         let lines = refused.errorOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first?.contains("5 problem(s)") == true)
+        #expect(lines.contains { $0.contains("4 problem(s)") })
         for expected in [
             "abortGraceMs: must be a whole number", "journalSync: must be normal or full",
-            "VIVABRIDGE_TERMINL_APPID: names no configuration key", "lanes[1].platform: must be ios or android",
+            "warning: VIVABRIDGE_TERMINL_APPID: names no configuration key and is ignored; did you mean "
+                + "VIVABRIDGE_TERMINAL_APPID?", "lanes[1].platform: must be ios or android",
             "lanes[2].endpoint: uses tcp://127.0.0.1:5555, which command already uses",
         ] {
             #expect(lines.contains { $0.contains(expected) }, "missing: \(expected)")

@@ -114,6 +114,28 @@ struct RunLifecycleTests {
         #expect(bridge.child.waitForExit(timeout: 20) == 0)
     }
 
+    @Test("SIGTERM is answered at once: a notice says the bridge drains, with the commands in flight and the grace")
+    func drainingNotice() throws {
+        var behaviour = LaneBehaviour()
+        behaviour.fault = .neverAnswer
+        let bridge = try RunningBridge(behaviour: behaviour, grace: 2_000)
+        let context = try Context()
+        defer { context.terminate() }
+        let client = try Socket(context, .dealer)
+        defer { client.close() }
+        try client.connect(bridge.command)
+        try client.send([Array(#"{"id":"held","lane":"lane-1","action":"sale","amount":100}"#.utf8)])
+        #expect(bridge.simulator.waitForURLs(lane: "lane-1", count: 1, timeout: .seconds(10)))
+        bridge.child.signal(SIGTERM)
+        #expect(bridge.child.waitForErrorLine(containing: "SIGTERM received: shutting down gracefully") != nil)
+        let line = bridge.child.waitForErrorLine(containing: "draining", timeout: 10)
+        #expect(
+            line?.contains("draining: 1 command(s) in flight, given up to 2 s (shutdownGraceMs) to end") == true,
+            "\(line ?? bridge.child.errorOutput)")
+        #expect(line?.contains("notice") == true, "\(line ?? "")")
+        #expect(bridge.child.waitForExit(timeout: 20) == 0)
+    }
+
     @Test("a second SIGINT during a graceful shutdown that waits for a sale stops the bridge at once (exit 1)")
     func secondSignalStopsAtOnce() throws {
         var behaviour = LaneBehaviour()

@@ -62,6 +62,26 @@ struct WatchStateTests {
         #expect(state.notes.last == "the bridge is heard again")
     }
 
+    @Test("a heartbeat's seq is followed: an event after it is no gap, and a heartbeat is no event of the table")
+    func heartbeatSeqCounts() {
+        var state = WatchState().applying(snapshot: twoLanes)
+        let sale = state.receive(watchEvent("lane-1.sale.accepted", seq: 237, [("id", "s-1")]), atMs: 1_000)
+        #expect(sale)
+        let quiet = state.receive(watchEvent(Topic.heartbeat.description, seq: 238), atMs: 2_000)
+        #expect(!quiet, "a heartbeat changes no row")
+        let delivered = state.receive(watchEvent("lane-1.sale.delivered", seq: 239, [("id", "s-1")]), atMs: 3_000)
+        #expect(delivered)
+        #expect(state.notes.isEmpty, "\(state.notes)")
+        #expect(!state.needsSnapshot)
+        #expect(state.eventCount == 2)
+        #expect(state.lastSeq == 239)
+        // A heartbeat after a real gap, or from a restarted bridge, is noticed like any event.
+        let gap = state.receive(watchEvent(Topic.heartbeat.description, seq: 245), atMs: 4_000)
+        #expect(gap)
+        #expect(state.notes.last == "seq jumped from 239 to 245 (missed 5 events): asking for the lanes again")
+        #expect(state.needsSnapshot)
+    }
+
     @Test("a new state asks for a snapshot; the snapshot fills the rows and stops asking")
     func snapshot() {
         let start = WatchState()

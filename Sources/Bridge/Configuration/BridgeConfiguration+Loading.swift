@@ -78,15 +78,9 @@ extension BridgeConfiguration {
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("VIVABRIDGE_") {
             guard !toolEnvironmentNames.contains(name) else { continue }
             let parts = name.dropFirst("VIVABRIDGE_".count).split(separator: "_").map(String.init)
-            guard let path = resolve(parts) else {
-                problems.record(
-                    ConfigurationError(
-                        key: name,
-                        "names no configuration key (a misspelling?); keys are VIVABRIDGE_ + the key path in upper "
-                            + "case, such as VIVABRIDGE_TERMINAL_MERCHANTKEY or VIVABRIDGE_LANES_0_ENDPOINT "
-                            + "(docs/CONFIG.md)"))
-                continue
-            }
+            // A name that is no key belongs to someone else (a client, a deployment tool): ignored here;
+            // `environmentWarnings` names the ones that look like a misspelt key.
+            guard let path = resolve(parts) else { continue }
             if !tree.set(path[...], to: value) {
                 problems.record(
                     ConfigurationError(key: name, "names \(path.joined(separator: ".")), which the file does not have"))
@@ -95,7 +89,7 @@ extension BridgeConfiguration {
     }
 
     /// Maps upper-case environment parts to a key path, or nil when they name no key.
-    private static func resolve(_ parts: [String]) -> [String]? {
+    static func resolve(_ parts: [String]) -> [String]? {
         func match(_ part: String, in keys: [String]) -> String? {
             keys.first { $0.uppercased() == part.uppercased() }
         }

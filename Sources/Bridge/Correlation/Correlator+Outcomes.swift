@@ -64,7 +64,11 @@ extension Correlator {
         if final.outcome == .undeliverable || final.outcome == .unknown {
             logger.notice(
                 "\(record.action.rawValue) ended \(final.outcome.rawValue)",
-                metadata: ["id": "\(record.id)", "lane": "\(record.lane)", "why": "\(final.message ?? "-")"])
+                metadata: [
+                    "id": "\(record.id)", "lane": "\(record.lane)",
+                    "endpoint": "\(lanes[record.lane]?.configuration.endpoint ?? "-")",
+                    "why": "\(final.message ?? "-")",
+                ])
         }
         if !record.isRecoveryLookup {
             metrics.command(
@@ -86,8 +90,8 @@ extension Correlator {
             emit(
                 .countOutcome(
                     .init(
-                        id: record.id, receivedMs: record.receivedMs ?? now, outcome: final.outcome.rawValue,
-                        earlier: nil)))
+                        id: record.id, action: record.action.rawValue, receivedMs: record.receivedMs ?? now,
+                        outcome: final.outcome.rawValue, earlier: nil)))
         }
         for waiter in record.waiters where waiter != .pull { emit(.reply(waiter, bytes)) }
         emit(
@@ -132,8 +136,8 @@ extension Correlator {
         emit(
             .countOutcome(
                 .init(
-                    id: stored.id, receivedMs: stored.createdMs, outcome: final.outcome.rawValue,
-                    earlier: stored.outcome)))
+                    id: stored.id, action: stored.action, receivedMs: stored.createdMs,
+                    outcome: final.outcome.rawValue, earlier: stored.outcome)))
         emitEvent(.command(lane: lane, action: stored.action, .lateResult), reply)
         lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
     }

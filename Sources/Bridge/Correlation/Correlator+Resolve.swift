@@ -75,7 +75,7 @@ extension Correlator {
         emit(
             .countOutcome(
                 .init(
-                    id: stored.id, receivedMs: stored.createdMs, outcome: outcome.rawValue,
+                    id: stored.id, action: stored.action, receivedMs: stored.createdMs, outcome: outcome.rawValue,
                     earlier: Outcome.unknown.rawValue)))
         if let lane = stored.lane {
             lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }

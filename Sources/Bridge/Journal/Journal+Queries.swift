@@ -82,17 +82,17 @@ extension Journal {
         }
     }
 
-    /// How many final commands created since `sinceMs` ended with each outcome.
-    func outcomeCounts(sinceMs: Int64) throws -> [String: Int] {
+    /// How many final commands created since `sinceMs` ended with each outcome, by action.
+    func outcomeCounts(sinceMs: Int64) throws -> TodayOutcomes.Counts {
         try database.inDatabase { db in
-            var counts: [String: Int] = [:]
+            var counts: TodayOutcomes.Counts = [:]
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT outcome, COUNT(*) AS n FROM commands
-                    WHERE state = 'final' AND outcome IS NOT NULL AND created_ms >= ? GROUP BY outcome
+                    SELECT action, outcome, COUNT(*) AS n FROM commands
+                    WHERE state = 'final' AND outcome IS NOT NULL AND created_ms >= ? GROUP BY action, outcome
                     """, arguments: [sinceMs])
-            for row in rows { counts[row["outcome"]] = row["n"] }
+            for row in rows { counts[row["action"], default: [:]][row["outcome"]] = row["n"] }
             return counts
         }
     }

@@ -8,7 +8,7 @@ import Synchronization
 /// updated without a lock the loop could wait on, and read by a scrape at any time.
 public final class BridgeMetrics: Sendable {
     /// The actions `vivabridge_commands_total` and the duration histogram name; any other is `other`.
-    static let actions: [String] = TerminalAction.allCases.map(\.rawValue) + ["ping", "lanes", "status"]
+    static let actions: [String] = TerminalAction.allCases.map(\.rawValue) + ["ping", "lanes", "status", "resolve"]
     /// Upper bounds of `vivabridge_command_duration_seconds`: from a query's microseconds to a sale's minutes.
     static let commandBounds: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120]
     /// Upper bounds of `vivabridge_journal_commit_seconds`.

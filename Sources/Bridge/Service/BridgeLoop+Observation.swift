@@ -27,7 +27,7 @@ extension BridgeLoop {
         metrics.sample(inFlight: correlator.outstandingCount, unknownUnresolved: try? journal.unknownCount())
     }
 
-    /// How many commands received since local midnight ended with each outcome (for the lanes page's
+    /// How many commands received since local midnight ended with each outcome, by action (for the lanes page's
     /// counters; ``TodayOutcomes``): the journal's count at the day's first snapshot, then what the loop
     /// carried out since. Empty when the journal cannot be read, or when turns the writer may have committed
     /// are not carried out yet (they would be counted twice): counted at the next snapshot then.
@@ -38,7 +38,14 @@ extension BridgeLoop {
         let counts = today.counts(sinceMidnight: midnight) { midnight in
             pending.isEmpty ? try? journal.outcomeCounts(sinceMs: midnight) : nil
         }
-        return JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .number(JSONNumber($0.value))) })
+        return JSONObject(
+            counts.sorted { $0.key < $1.key }.map { action, outcomes in
+                (
+                    action,
+                    .object(
+                        JSONObject(outcomes.sorted { $0.key < $1.key }.map { ($0.key, .number(JSONNumber($0.value))) }))
+                )
+            })
     }
 
     /// Sends the `lanes` result, with `epoch` and the `seq` of the last event published, on the tap: in

@@ -331,7 +331,11 @@ final class BridgeLoop {
                     correlator.beginShutdown()
                     observation.live.set(.draining)
                     shutdownDeadlineMs = clock.nowMs() + Int64(configuration.shutdownGraceMs)
-                    logger.info("shutting down", metadata: ["outstanding": "\(correlator.outstandingCount)"])
+                    let grace = configuration.shutdownGraceMs
+                    let inFlight = correlator.outstandingCount
+                    logger.notice(
+                        "draining: \(inFlight) command(s) in flight, given up to \(grace % 1000 == 0 ? "\(grace / 1000) s" : "\(grace) ms") (shutdownGraceMs) to end; new terminal commands are refused (shutting_down)",
+                        metadata: ["inFlight": "\(inFlight)", "graceMs": "\(grace)"])
                 }
             case .stop?:
                 stopRequested = true

@@ -1,7 +1,7 @@
 /// "Did you mean …?" for misspelt keys and actions (`tipAmmount` → `tipAmount`).
-enum Suggestion {
+public enum Suggestion {
     /// The candidate equal to `word` ignoring case, else the one within a small edit distance, else `nil`.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         if let match = candidates.first(where: { ASCII.equalsIgnoringCase($0, word) }) { return match }
         let letters = Array(word.lowercased().unicodeScalars)
         guard letters.count >= 3 && letters.count <= 64 else { return nil }
@@ -15,7 +15,7 @@ enum Suggestion {
     }
 
     /// The Levenshtein distance between two short sequences.
-    static func editDistance(_ lhs: [Unicode.Scalar], _ rhs: [Unicode.Scalar]) -> Int {
+    public static func editDistance(_ lhs: [Unicode.Scalar], _ rhs: [Unicode.Scalar]) -> Int {
         if lhs.isEmpty { return rhs.count }
         if rhs.isEmpty { return lhs.count }
         var previous = Array(0...rhs.count)

@@ -22,10 +22,20 @@ final class ChildProcess: @unchecked Sendable {
         return folder.appendingPathComponent("vivabridge")
     }
 
-    /// Starts `vivabridge` with `arguments`.
-    init(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws {
-        process.executableURL = Self.executable
-        process.arguments = arguments
+    /// Starts `vivabridge` with `arguments` (in `currentDirectory`, or the test's own; with `ulimit`'s
+    /// arguments, such as `-Sn 256`, applied by a shell that then becomes `vivabridge`, the same process).
+    init(
+        _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
+        currentDirectory: URL? = nil, ulimit: String? = nil
+    ) throws {
+        if let ulimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit \(ulimit) && exec \"$0\" \"$@\"", Self.executable.path] + arguments
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = arguments
+        }
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe()
         let err = Pipe()

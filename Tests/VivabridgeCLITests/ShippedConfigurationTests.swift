@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// Every configuration the project ships passes `vivabridge check`, with the variables its first lines say
+/// must be set (and only those).
+@Suite("Shipped configurations")
+struct ShippedConfigurationTests {
+    /// The repository's root, from this file's place in it.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// `config/*.yaml` and the Debian package's configuration.
+    static var shipped: [String] {
+        let folder = root.appendingPathComponent("config")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") }.sorted().map { "config/\($0)" }
+            + ["deploy/debian/vivabridge.yaml"]
+    }
+
+    /// The variables the file's leading comment lines say to set, as `#   VIVABRIDGE_NAME=...`.
+    static func documentedVariables(_ text: String) -> [String] {
+        text.split(separator: "\n").prefix { $0.hasPrefix("#") }.compactMap { line in
+            let words = line.dropFirst().split(separator: " ")
+            guard let first = words.first, first.hasPrefix("VIVABRIDGE_"), let equals = first.firstIndex(of: "=")
+            else { return nil }
+            return String(first[..<equals])
+        }
+    }
+
+    @Test("the shipped files are found: config/*.yaml and the Debian package's")
+    func found() {
+        #expect(Self.shipped.count >= 4, "\(Self.shipped)")
+    }
+
+    @Test("each shipped configuration passes check with the variables its first lines name", arguments: shipped)
+    func passesCheck(file: String) throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+        var environment: [String: String] = [:]
+        for name in Self.documentedVariables(text) { environment[name] = "SET-AS-THE-FILE-SAYS" }
+        let child = try ChildProcess(
+            ["check", "--config", Self.root.appendingPathComponent(file).path], environment: environment)
+        #expect(child.waitForExit(timeout: 20) == 0, "\(file): \(child.errorOutput)")
+        #expect(child.output.contains("configuration OK"), "\(file)")
+    }
+}
