@@ -15,6 +15,7 @@ import uuid
 
 import zmq
 
+import vivabridge_contract
 import vivabridge_curve
 
 
@@ -40,6 +41,7 @@ def main():
         socket.send_multipart([b"", json.dumps(command).encode()])  # a DEALER sends ["", command]
         while True:
             reply = json.loads(socket.recv_multipart()[-1])
+            vivabridge_contract.reply(reply)
             if reply.get("id") == command["id"]:
                 break
     except zmq.Again:

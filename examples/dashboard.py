@@ -15,6 +15,7 @@ import sys
 
 import zmq
 
+import vivabridge_contract
 import vivabridge_curve
 
 
@@ -41,6 +42,7 @@ def main():
         while args.count is None or seen < args.count:
             topic, body = socket.recv_multipart()
             topic, event = topic.decode(), json.loads(body)
+            vivabridge_contract.event(topic, event)
             lane, kind, name = topic.split(".", 2)
             if last and not args.lane and (event["epoch"], event["seq"]) != (last[0], last[1] + 1):
                 print("  (missed events or the bridge restarted: ask 'lanes' and 'status' on the command socket)")

@@ -1,9 +1,10 @@
+import InterApp
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import InterApp
 
 /// Records every reply and event a client receives, as JSON Lines, when the environment variable
 /// `VIVABRIDGE_CONTRACT_RECORD` names a file: CI sets it while the tests and the tour run, then

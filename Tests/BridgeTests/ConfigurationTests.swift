@@ -149,7 +149,8 @@ struct ConfigurationTests {
             #expect(error.key == "VIVABRIDGE_TERMINAL_MERCHANTKY")
             #expect(error.message.contains("names no configuration key"))
         }
-        let config = try BridgeConfiguration.load(yaml: Self.valid, environment: ["VIVABRIDGE_STATE": "/tmp/s"])
+        let config = try BridgeConfiguration.load(
+            yaml: Self.valid, environment: ["VIVABRIDGE_STATE": "/tmp/s", "VIVABRIDGE_CONTRACT_RECORD": "/tmp/r.jsonl"])
         #expect(config.lanes.count == 2)
     }
 
