@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "vivabridge", targets: ["vivabridge"]),
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "InterApp", targets: ["InterApp"]),
+        .library(name: "BridgeClient", targets: ["BridgeClient"]),
         .library(name: "Bridge", targets: ["Bridge"]),
         .library(name: "BridgeHTTP", targets: ["BridgeHTTP"]),
         .library(name: "TerminalSimulator", targets: ["TerminalSimulator"]),
