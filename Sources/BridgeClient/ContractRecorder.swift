@@ -59,18 +59,6 @@ public enum ContractRecorder {
         append(line, to: path)
     }
 
-    /// Records an event already parsed.
-    public static func event(topic: String, body: JSONObject) {
-        guard isRecording else { return }
-        event(topic: Array(topic.utf8), body: JSONValue.object(body).serialized())
-    }
-
-    /// Records a reply already parsed.
-    public static func reply(_ object: JSONObject) {
-        guard isRecording else { return }
-        reply(JSONValue.object(object).serialized())
-    }
-
     /// A cheap guard: the line stays one JSON object only when the body is one (a frame that is not JSON
     /// would break the file for every later line).
     private static func looksLikeObject(_ bytes: some Collection<UInt8>) -> Bool {
