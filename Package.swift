@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "vivabridge", targets: ["vivabridge"]),
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "InterApp", targets: ["InterApp"]),
+        .library(name: "BridgeClient", targets: ["BridgeClient"]),
         .library(name: "Bridge", targets: ["Bridge"]),
         .library(name: "BridgeHTTP", targets: ["BridgeHTTP"]),
         .library(name: "TerminalSimulator", targets: ["TerminalSimulator"]),
@@ -36,6 +37,16 @@ let package = Package(
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], swiftSettings: strict),
         .target(name: "InterApp", swiftSettings: strict),
         .target(name: "BridgeClient", dependencies: ["ZeroMQ", "InterApp"], swiftSettings: strict),
+        // The wire contract's schemas, embedded in the binary (`vivabridge schema`); the files are links to schema/.
+        .target(
+            name: "ContractSchema",
+            resources: [
+                .embedInCode("command.schema.json"), .embedInCode("reply.schema.json"),
+                .embedInCode("event.schema.json"), .embedInCode("relay.schema.json"),
+                .embedInCode("export.schema.json"), .embedInCode("vivabridge.asyncapi.yaml"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "TerminalSimulator",
             dependencies: ["ZeroMQ", "InterApp", .product(name: "Logging", package: "swift-log")],
@@ -69,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "vivabridge",
             dependencies: [
-                "ZeroMQ", "InterApp", "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator",
+                "ZeroMQ", "InterApp", "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ContractSchema",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -113,7 +124,7 @@ let package = Package(
         .testTarget(
             name: "VivabridgeCLITests",
             dependencies: [
-                "vivabridge", "Bridge", "BridgeClient", "TerminalSimulator", "InterApp", "ZeroMQ",
+                "vivabridge", "Bridge", "BridgeClient", "TerminalSimulator", "InterApp", "ZeroMQ", "ContractSchema",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

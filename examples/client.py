@@ -8,14 +8,13 @@
 Needs pyzmq (Debian: apt-get install python3-zmq; or pip install pyzmq).
 """
 import argparse
-import os
 import json
+import os
 import sys
 import uuid
 
-import zmq
-
 import vivabridge_curve
+from vivabridge_client import Client
 
 
 def main():
@@ -30,28 +29,17 @@ def main():
     # The id is the idempotency key: sending the same command again returns the same outcome.
     command = {"id": f"py-{uuid.uuid4().hex[:12]}", "lane": args.lane, "action": "sale", "amount": args.amount}
 
-    context = zmq.Context()
-    socket = context.socket(zmq.DEALER)
-    socket.setsockopt(zmq.LINGER, 0)
-    vivabridge_curve.apply(socket, args)
-    socket.setsockopt(zmq.RCVTIMEO, args.wait_ms)
-    socket.connect(args.endpoint)
-    try:
-        socket.send_multipart([b"", json.dumps(command).encode()])  # a DEALER sends ["", command]
-        while True:
-            reply = json.loads(socket.recv_multipart()[-1])
-            if reply.get("id") == command["id"]:
-                break
-    except zmq.Again:
+    with Client(args.endpoint, apply=lambda socket: vivabridge_curve.apply(socket, args)) as client:
+        reply = client.request(command, wait_ms=args.wait_ms)  # a typed Reply (vivabridge_client.py)
+    if reply is None:
         print(f"no reply within {args.wait_ms} ms: is the bridge running at {args.endpoint}?", file=sys.stderr)
         return 5
-    finally:
-        socket.close()
-        context.term()
 
-    print(json.dumps(reply, indent=2))
+    print(json.dumps(reply.body, indent=2))
+    if reply.outcome == "failure":
+        print(f"declined or failed: {reply.reason}", file=sys.stderr)
     # Never treat "unknown" as a failure: the payment may have happened (ask "status" later).
-    return 0 if reply["outcome"] == "success" else 1
+    return 0 if reply.outcome == "success" else 1
 
 
 if __name__ == "__main__":

@@ -10,12 +10,10 @@ Needs pyzmq (Debian: apt-get install python3-zmq; or pip install pyzmq).
 """
 import argparse
 import os
-import json
 import sys
 
-import zmq
-
 import vivabridge_curve
+from vivabridge_client import Subscriber
 
 
 def main():
@@ -26,12 +24,8 @@ def main():
     vivabridge_curve.add_arguments(parser)
     args = parser.parse_args()
 
-    context = zmq.Context()
-    socket = context.socket(zmq.SUB)
-    socket.setsockopt(zmq.LINGER, 0)
-    vivabridge_curve.apply(socket, args)
-    socket.setsockopt_string(zmq.SUBSCRIBE, f"{args.lane}." if args.lane else "")
-    socket.connect(args.endpoint)
+    subscriber = Subscriber(args.endpoint, prefixes=[f"{args.lane}." if args.lane else ""],
+                            apply=lambda socket: vivabridge_curve.apply(socket, args))
     print(f"listening to {args.endpoint}", flush=True)
 
     lanes = {}  # lane -> what it is doing, from the events seen
@@ -39,31 +33,28 @@ def main():
     seen = 0
     try:
         while args.count is None or seen < args.count:
-            topic, body = socket.recv_multipart()
-            topic, event = topic.decode(), json.loads(body)
-            lane, kind, name = topic.split(".", 2)
-            if last and not args.lane and (event["epoch"], event["seq"]) != (last[0], last[1] + 1):
+            event = subscriber.next()  # a typed Event (vivabridge_client.py)
+            if last and not args.lane and (event.epoch, event.seq) != (last[0], last[1] + 1):
                 print("  (missed events or the bridge restarted: ask 'lanes' and 'status' on the command socket)")
-            last = (event["epoch"], event["seq"])
-            if lane == "bridge" and kind == "heartbeat":
+            last = (event.epoch, event.seq)
+            if event.kind == "heartbeat":
                 continue  # the bridge is alive; nothing to show (a bridge that stopped sends none)
             seen += 1
 
-            if name in ("accepted", "forwarded", "delivered") and kind != "abort":
-                lanes[lane] = f"{kind} {event['id']} in flight"
-            elif name in ("result", "unknown", "late_result"):
-                lanes[lane] = f"last: {kind} {event['outcome']}" + (" (late)" if event.get("late") else "")
-            elif kind == "lane":
-                lanes[lane] = name
+            if event.kind == "progress" and event.action != "abort":
+                lanes[event.lane] = f"{event.action} {event.id} in flight"
+            elif event.kind == "end" and event.event != "resolved":
+                lanes[event.lane or "bridge"] = f"last: {event.action} {event.reply.outcome}" + (" (late)" if event.reply.late else "")
+            elif event.kind in ("link", "returned", "reload"):
+                lanes[event.lane] = event.event
 
-            detail = event.get("outcome") or event.get("batchName") or ""
+            detail = (event.reply.outcome if event.reply else None) or event.batch_name or ""
             board = "  ".join(f"[{key}: {value}]" for key, value in sorted(lanes.items()))
-            print(f"{event['time'][11:19]}  {topic:<26} {event.get('id', ''):<22} {detail:<10} {board}", flush=True)
+            print(f"{event.time[11:19]}  {event.topic:<26} {event.id or '':<22} {detail:<10} {board}", flush=True)
     except KeyboardInterrupt:
         pass
     finally:
-        socket.close()
-        context.term()
+        subscriber.close()
     return 0
 
 

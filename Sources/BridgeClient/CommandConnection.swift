@@ -46,6 +46,7 @@ public final class CommandConnection {
     public func nextReply() throws(ZMQError) -> Reply? {
         while let frames = try socket.receive(wait: false) {
             guard let last = frames.last, let object = try? JSONValue.parse(last).objectValue else { continue }
+            ContractRecorder.reply(last)
             return Reply(bytes: last, object: object)
         }
         return nil
@@ -60,6 +61,7 @@ public final class CommandConnection {
             guard left > .zero else { return nil }
             try socket.setReceiveTimeout(Int32(clamping: left.wholeMilliseconds))
             guard let frames = try socket.receive(), let last = frames.last else { return nil }
+            ContractRecorder.reply(last)
             if let object = try? JSONValue.parse(last).objectValue,
                 object["id"]?.stringValue == id || object["id"]?.stringValue == nil
             {

@@ -22,7 +22,10 @@ public final class EventSubscription {
     /// The next event already received, without waiting; messages that are not an event are skipped.
     public func nextEvent() throws(ZMQError) -> BridgeEvent? {
         while let frames = try socket.receive(wait: false) {
-            if let event = BridgeEvent(frames: frames) { return event }
+            if let event = BridgeEvent(frames: frames) {
+                ContractRecorder.event(topic: frames[0], body: frames[1])
+                return event
+            }
         }
         return nil
     }
@@ -30,7 +33,10 @@ public final class EventSubscription {
     /// The next event and its raw body bytes (for printing them as they came), without waiting.
     public func nextRawEvent() throws(ZMQError) -> (topic: String, body: [UInt8])? {
         while let frames = try socket.receive(wait: false) {
-            if frames.count == 2 { return (String(decoding: frames[0], as: UTF8.self), frames[1]) }
+            if frames.count == 2 {
+                ContractRecorder.event(topic: frames[0], body: frames[1])
+                return (String(decoding: frames[0], as: UTF8.self), frames[1])
+            }
         }
         return nil
     }

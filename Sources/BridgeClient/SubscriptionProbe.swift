@@ -37,6 +37,7 @@ public enum SubscriptionProbe {
             while ContinuousClock.now < deadline {
                 _ = try poller.poll(timeoutMilliseconds: (deadline - ContinuousClock.now).wholeMilliseconds)
                 while let frames = try subscriber.receive(wait: false) {
+                    if frames.count == 2 { ContractRecorder.event(topic: frames[0], body: frames[1]) }
                     if frames.first == expected { return true }
                     if let topic = frames.first, !isProbe(String(decoding: topic, as: UTF8.self)) { otherEvent(frames) }
                 }

@@ -146,7 +146,7 @@ struct ConfigurationTests {
             "VIVABRIDGE_TERMINAL_MERCHANTKY": "x", "VIVABRIDGE_KEY_FILE": "/home/pos/till.key",
             "VIVABRIDGE_SERVER_KEY": "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7", "VIVABRIDGE_STATE": "/tmp/s",
             "VIVABRIDGE_MERCHANTKEY_TERMINAL": "y", "VIVABRIDGE_LANES_1_APPDI": "z", "VIVABRIDGE_MERCHANT_KEY": "w",
-            "VIVABRIDGE_HTTP": "off",
+            "VIVABRIDGE_HTTP": "off", "VIVABRIDGE_CONTRACT_RECORD": "/tmp/r.jsonl",
         ]
         let config = try BridgeConfiguration.load(yaml: Self.valid, environment: environment)
         #expect(config.lanes.count == 2)

@@ -17,7 +17,9 @@ extension BridgeConfiguration {
     static let laneKeys: [String] = ["id", "endpoint", "platform", "relayPublicKey", "relayPublicKeyFile"]
 
     /// `VIVABRIDGE_` variables that belong to the tools, not to the configuration: never refused.
-    public static let toolEnvironmentNames: Set<String> = ["VIVABRIDGE_STATE", "VIVABRIDGE_SIMULATOR_BASEPORT"]
+    public static let toolEnvironmentNames: Set<String> = [
+        "VIVABRIDGE_STATE", "VIVABRIDGE_SIMULATOR_BASEPORT", "VIVABRIDGE_CONTRACT_RECORD",
+    ]
 
     /// Reads a configuration file, then applies `VIVABRIDGE_…` environment overrides; throws the first
     /// problem (``check(file:environment:)`` gives them all).

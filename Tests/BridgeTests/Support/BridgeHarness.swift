@@ -114,6 +114,7 @@ final class BridgeHarness {
         if !pendingReplies.isEmpty { return pendingReplies.removeFirst() }
         try client.setReceiveTimeout(timeoutMs)
         let frames = try #require(try client.receive(), "no reply within \(timeoutMs) ms")
+        ContractRecorder.reply(frames.last!)
         return try Self.object(frames.last!)
     }
 
@@ -126,6 +127,7 @@ final class BridgeHarness {
         while Date() < deadline {
             try client.setReceiveTimeout(Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
             guard let frames = try client.receive() else { break }
+            ContractRecorder.reply(frames.last!)
             let reply = try Self.object(frames.last!)
             if reply["id"]?.stringValue == id { return reply }
             pendingReplies.append(reply)
@@ -145,6 +147,7 @@ final class BridgeHarness {
     func expectNoReply(withinMs ms: Int32) throws {
         try client.setReceiveTimeout(ms)
         if let frames = try client.receive() {
+            ContractRecorder.reply(frames.last!)
             Issue.record("unexpected reply: \(String(decoding: frames.last!, as: UTF8.self))")
         }
     }
@@ -163,6 +166,7 @@ final class BridgeHarness {
         while Date() < deadline {
             try subscriber.setReceiveTimeout(Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
             guard let frames = try subscriber.receive(), frames.count == 2 else { break }
+            ContractRecorder.event(topic: frames[0], body: frames[1])
             let topic = String(decoding: frames[0], as: UTF8.self)
             let body = try Self.object(frames[1])
             events.append((topic, body))
@@ -181,6 +185,7 @@ final class BridgeHarness {
     /// Reads every event already queued, without waiting.
     func drainEvents() throws {
         while let frames = try subscriber.receive(wait: false), frames.count == 2 {
+            ContractRecorder.event(topic: frames[0], body: frames[1])
             events.append((String(decoding: frames[0], as: UTF8.self), try Self.object(frames[1])))
         }
     }

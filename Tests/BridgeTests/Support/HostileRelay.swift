@@ -1,4 +1,5 @@
 import Bridge
+import BridgeClient
 import Foundation
 import InterApp
 import TerminalSimulator
@@ -33,7 +34,8 @@ final class HostileRelay {
         let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
         while Date() < deadline {
             guard let (from, message) = try next(until: deadline) else { break }
-            if case .hello = message, from != previous {
+            if case .hello(let body) = message, from != previous {
+                ContractRecorder.bridgeHello(body)
                 peer = from
                 try send(.hello(body: Array(#"{"platform":"\#(platform)","app":"hostile","version":"0"}"#.utf8)))
                 return from

@@ -74,6 +74,7 @@ final class CLIBridge {
     func event(_ topic: String, timeoutMs: Int32 = 10_000) throws -> JSONObject? {
         try subscriber.setReceiveTimeout(timeoutMs)
         while let frames = try subscriber.receive() {
+            if frames.count == 2 { ContractRecorder.event(topic: frames[0], body: frames[1]) }
             if String(decoding: frames[0], as: UTF8.self) == topic { return try JSONValue.parse(frames[1]).objectValue }
         }
         return nil

@@ -1,3 +1,4 @@
+import BridgeClient
 import Foundation
 import InterApp
 import ZeroMQ
@@ -52,9 +53,9 @@ final class ClosedLoopSales: @unchecked Sendable {
             let id = Self.id(index)
             let asked = index % 4 == 3 ? 2051 : 1000 + index % 50
             try socket.send([Array(#"{"id":"\#(id)","lane":"\#(lane)","action":"sale","amount":\#(asked)}"#.utf8)])
-            guard let frames = try socket.receive(), let last = frames.last,
-                let reply = try JSONValue.parse(last).objectValue
-            else {
+            let frames = try socket.receive()
+            if let last = frames?.last { ContractRecorder.reply(last) }
+            guard let last = frames?.last, let reply = try JSONValue.parse(last).objectValue else {
                 fail("no reply to \(id) within 10 s")
                 return
             }

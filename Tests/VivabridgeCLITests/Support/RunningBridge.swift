@@ -1,3 +1,4 @@
+import BridgeClient
 import Foundation
 import InterApp
 import TerminalSimulator
@@ -82,6 +83,7 @@ final class RunningBridge {
         try socket.connect(command)
         try socket.send([Array(json.utf8)])
         guard let frames = try socket.receive() else { return nil }
+        ContractRecorder.reply(frames.last!)
         return try JSONValue.parse(frames.last!).objectValue
     }
 
@@ -119,6 +121,7 @@ final class EventTap {
         while deadline.timeIntervalSinceNow > 0 {
             try socket.setReceiveTimeout(Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
             guard let frames = try socket.receive(), frames.count == 2 else { return nil }
+            ContractRecorder.event(topic: frames[0], body: frames[1])
             if String(decoding: frames[0], as: UTF8.self) == topic { return try JSONValue.parse(frames[1]).objectValue }
         }
         return nil

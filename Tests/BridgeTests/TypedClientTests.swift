@@ -1,0 +1,70 @@
+import Bridge
+import BridgeClient
+import InterApp
+import TerminalSimulator
+import Testing
+
+/// BridgeClient's typed replies and events (TypedReply, TypedEvent), read from a real bridge over tcp loopback:
+/// what a Swift client switches on instead of string keys.
+@Suite("BridgeClient: typed replies and events")
+struct TypedClientTests {
+    @Test("a sale, a decline, a rejection and the queries read as typed replies")
+    func replies() throws {
+        let harness = try BridgeHarness.lanes(.ios, .android)
+        let sale = try TypedReply(try harness.call(saleJSON(id: "t-1", lane: "lane-1", amount: 1200)))
+        #expect(sale.outcome == .success && sale.id == "t-1" && sale.lane == "lane-1" && !sale.late)
+        #expect(sale.result?["amount"] == .number(JSONNumber(1200)))
+        let declined = try TypedReply(try harness.call(saleJSON(id: "t-2", lane: "lane-2", amount: 1251)))
+        #expect(declined.outcome == .failure)
+        #expect(declined.reason == .declined)
+        let refused = try TypedReply(
+            try harness.call(#"{"id":"t-3","lane":"lane-1","action":"transactionDetails","clientTransactionId":"x"}"#))
+        #expect(refused.outcome == .rejected)
+        #expect(refused.error?.knownCode == .unsupportedOnPlatform)
+        #expect(refused.error?.platforms == [.android])
+        let ping = try #require(try TypedReply(try harness.call(#"{"id":"q-1","action":"ping"}"#)).ping())
+        #expect(ping.lanes == 2)
+        let lanes = try #require(try TypedReply(try harness.call(#"{"id":"q-2","action":"lanes"}"#)).lanes())
+        #expect(lanes.lanes.map(\.lane) == ["lane-1", "lane-2"])
+        #expect(lanes.lanes.map(\.platform) == [.ios, .android])
+        #expect(lanes.lanes.first?.lastOutcome == .success)
+        #expect(lanes.epoch != nil && lanes.seq != nil)
+        let status = try #require(
+            try TypedReply(try harness.call(#"{"id":"q-3","action":"status","ref":"t-1"}"#)).status())
+        #expect(status.state == "final" && status.outcome == .success)
+        #expect(status.reply?.id == "t-1")
+        #expect(
+            try TypedReply(try harness.call(#"{"id":"q-4","action":"status","ref":"nobody"}"#)).status()?.state
+                == "not_found")
+    }
+
+    @Test("a sale's events read as typed progress and end, in order, and a wrong member is named")
+    func events() throws {
+        let harness = try BridgeHarness.lanes(.ios)
+        _ = try harness.call(saleJSON(id: "t-5", lane: "lane-1", amount: 700))
+        try harness.event("lane-1.sale.result") { $0.string("id") == "t-5" }
+        let typed = try harness.events.filter { $0.body.string("id") == "t-5" }.map {
+            try TypedEvent(topic: $0.topic, body: $0.body)
+        }
+        let kinds: [String] = typed.map {
+            switch $0.kind {
+            case .progress(let event, let id, _, _, _): "\(event.rawValue) \(id)"
+            case .end(let event, let reply): "\(event.rawValue) \(reply.outcome.rawValue)"
+            default: "other"
+            }
+        }
+        #expect(kinds == ["accepted t-5", "forwarded t-5", "delivered t-5", "result success"])
+        #expect(zip(typed, typed.dropFirst()).allSatisfy { $0.seq < $1.seq })
+        var body = try #require(harness.events.first { $0.topic == "lane-1.sale.result" }?.body)
+        body["seq"] = .string("7")
+        #expect(throws: ContractDecodingError("seq", "an integer")) {
+            try TypedEvent(topic: "lane-1.sale.result", body: body)
+        }
+        #expect(
+            try TypedEvent(
+                topic: "lane-1.lane.connected",
+                body: ["seq": 1, "epoch": 1, "time": "t", "lane": "lane-1", "endpoint": "e"]
+            ).kind
+                == .link(lane: "lane-1", up: true, endpoint: "e"))
+    }
+}
