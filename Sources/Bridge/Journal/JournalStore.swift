@@ -63,8 +63,8 @@ protocol JournalStore: AnyObject {
     /// How many commands are still `unknown`.
     func unknownCount() throws -> Int
 
-    /// How many final commands created since `sinceMs` ended with each outcome.
-    func outcomeCounts(sinceMs: Int64) throws -> [String: Int]
+    /// How many final commands created since `sinceMs` ended with each outcome, by action.
+    func outcomeCounts(sinceMs: Int64) throws -> TodayOutcomes.Counts
 
     /// Removes up to `limit` of the finished commands `journal prune` would remove at `cutoffMs`, oldest
     /// first, in one short transaction; returns how many.
