@@ -1,56 +1,45 @@
 import Foundation
+import LoopbackPorts
 
 #if canImport(Glibc)
     import Glibc
-    private let streamSocket = Int32(SOCK_STREAM.rawValue)
 #else
     import Darwin
-    private let streamSocket = SOCK_STREAM
 #endif
 
-/// A plain TCP server on loopback that answers every connection with text that is not ZeroMQ (an HTTP
-/// error, as a web server on a relay's port would) and closes it, noting when each connection came.
+/// A plain TCP server on a loopback port that answers every connection with text that is not ZeroMQ (an
+/// HTTP error, as a web server on a relay's port would) and closes it, noting when each connection came.
 final class NotZeroMQServer: @unchecked Sendable {
-    struct Failure: Error, CustomStringConvertible { let description: String }
-
     /// `tcp://127.0.0.1:<port>`.
-    let endpoint: String
-    private let descriptor: Int32
+    var endpoint: String { port.endpoint }
+    private let port: LoopbackPort
     private let condition = NSCondition()
     private var accepted: [ContinuousClock.Instant] = []
     private var stopped = false
+    private var serving = true
 
     init(answer: String = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n") throws {
-        let descriptor = socket(AF_INET, streamSocket, 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        guard bound, listen(descriptor, 128) == 0 else {
-            close(descriptor)
-            throw Failure(description: "bind a loopback port: \(String(cString: strerror(errno)))")
-        }
-        self.descriptor = descriptor
-        endpoint = "tcp://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        port = try LoopbackPort(listening: true)
+        // accept wakes every 100 ms to see whether to stop (shutdown wakes it at once on Linux only).
+        var wake = timeval(tv_sec: 0, tv_usec: 100_000)
+        setsockopt(port.descriptor, SOL_SOCKET, SO_RCVTIMEO, &wake, socklen_t(MemoryLayout<timeval>.size))
         let bytes = Array(answer.utf8)
         let thread = Thread { [self] in serve(bytes) }
         thread.name = "not-zeromq-server"
         thread.start()
     }
 
-    /// Accepts until ``stop()``; the thread closes the listening socket when it leaves, so that it never
-    /// accepts on a descriptor number reused meanwhile.
+    /// Accepts until ``stop()``.
     private func serve(_ answer: [UInt8]) {
-        defer { close(descriptor) }
+        defer {
+            condition.lock()
+            serving = false
+            condition.broadcast()
+            condition.unlock()
+        }
         while true {
-            let connection = accept(descriptor, nil, nil)
+            let connection = accept(port.descriptor, nil, nil)
+            let failure = connection < 0 ? errno : 0
             condition.lock()
             let done = stopped
             if connection >= 0 && !done { accepted.append(.now) }
@@ -60,7 +49,8 @@ final class NotZeroMQServer: @unchecked Sendable {
                 _ = answer.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
                 close(connection)
             }
-            if done || (connection < 0 && errno != EINTR && errno != ECONNABORTED) { return }
+            if done { return }
+            if connection < 0 && ![EINTR, ECONNABORTED, EAGAIN, EWOULDBLOCK].contains(failure) { return }
         }
     }
 
@@ -82,11 +72,16 @@ final class NotZeroMQServer: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting: the accepting thread wakes and closes the port.
+    /// Stops accepting (the accepting thread wakes), waits for the thread to leave, then gives the port
+    /// back, so that the thread never accepts on a descriptor number reused meanwhile.
     func stop() {
         condition.lock()
         stopped = true
         condition.unlock()
-        shutdown(descriptor, Int32(SHUT_RDWR))
+        shutdown(port.descriptor, Int32(SHUT_RDWR))
+        condition.lock()
+        while serving { condition.wait() }
+        condition.unlock()
+        port.release()
     }
 }
