@@ -158,6 +158,9 @@ struct SecurityTests {
         let reply = try bridge.call(pos, saleJSON(id: "u-1", lane: "lane-2", amount: 100))
         #expect(reply?["outcome"]?.stringValue == "undeliverable")
         #expect(bridge.simulator.openedURLCount(lane: "lane-2") == 0)
+        // A failed handshake, backed off (issue 32, item 8), not a link made anew at once again and again.
+        let failed = bridge.logs.waitForLine(containing: "did not complete a ZeroMQ handshake")
+        #expect(failed?.contains("lane-2") == true, "\(bridge.logs.text)")
     }
 
     @Test("a reload that pins the key lane-2's relay really holds brings the lane up over CURVE; it sells")

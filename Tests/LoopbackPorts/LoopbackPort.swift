@@ -19,7 +19,8 @@ public final class LoopbackPort {
         public let description: String
     }
 
-    private var descriptor: Int32
+    /// The socket's descriptor, -1 once released.
+    public private(set) var descriptor: Int32
     /// `tcp://127.0.0.1:<port>`.
     public let endpoint: String
 

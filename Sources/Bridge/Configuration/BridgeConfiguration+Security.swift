@@ -163,7 +163,7 @@ extension BridgeConfiguration {
         guard !config.insecure else { return unpinnable }
         return unpinnable
             + config.ownEndpoints.compactMap { key, endpoint in
-                EndpointCheck.isLoopback(endpoint)
+                Loopback.isLoopback(endpoint: endpoint)
                     ? nil
                     : ConfigurationError(
                         key: key,
@@ -175,15 +175,5 @@ extension BridgeConfiguration {
     /// The bridge's own sockets, by key: command, events, and commandPull when set.
     var ownEndpoints: [(String, String)] {
         [("command", command), ("events", events)] + (commandPull.map { [("commandPull", $0)] } ?? [])
-    }
-}
-
-extension EndpointCheck {
-    /// Whether only this machine can reach `endpoint`: loopback TCP, `ipc://` or `inproc://`.
-    static func isLoopback(_ endpoint: String) -> Bool {
-        if endpoint.hasPrefix("ipc://") || endpoint.hasPrefix("inproc://") { return true }
-        guard endpoint.hasPrefix("tcp://"), let colon = endpoint.lastIndex(of: ":") else { return false }
-        let host = endpoint[endpoint.index(endpoint.startIndex, offsetBy: 6)..<colon]
-        return host.hasPrefix("127.") || host == "localhost" || host == "[::1]" || host == "::1"
     }
 }

@@ -32,8 +32,8 @@ public struct HTTPAddress: Sendable, Equatable, CustomStringConvertible {
         try HTTPAddress(parsing: try BridgeConfiguration.scalar(tree, "http"))
     }
 
-    /// Whether only this machine can reach it: `127.0.0.0/8`, `localhost` or `::1`.
-    public var isLoopback: Bool { host.hasPrefix("127.") || host == "localhost" || host == "::1" }
+    /// Whether only this machine can reach it (``Loopback/isLoopback(host:)``).
+    public var isLoopback: Bool { Loopback.isLoopback(host: host) }
 
     /// `host:port`, IPv6 hosts in brackets.
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }

@@ -25,9 +25,14 @@ extension Correlator {
         publishLaneEvent(laneId, .disconnected, [("endpoint", .string(lane.configuration.endpoint))])
     }
 
-    /// The loop made the link to `laneId` anew after ZeroMQ dropped it.
+    /// ZeroMQ dropped the link to `laneId` after it had come up; the loop makes it anew.
     func linkReset(_ laneId: String) {
         lanes[laneId]?.faults.linkResets += 1
+    }
+
+    /// The connection to `laneId`'s relay failed before its link came up; the loop backs off.
+    func handshakeFailed(_ laneId: String) {
+        lanes[laneId]?.faults.handshakeFailures += 1
     }
 
     /// Takes one message from a lane's relay (PROTOCOL.md section 5). A relay speaks only for its own

@@ -11,6 +11,9 @@ struct LaneFaults: Equatable {
     /// Times the link was dropped by ZeroMQ (a protocol error such as an over-size frame, or the relay
     /// going away) and made anew.
     var linkResets = 0
+    /// Connections to the relay's endpoint that failed before the link came up: a handshake that failed
+    /// or timed out (something other than a relay answers there, or a relay holding another key).
+    var handshakeFailures = 0
     /// Successful results whose approved amount or tip differs from the request.
     var amountMismatches = 0
     /// Orphan callbacks past the per-second allowance: counted, not journaled one by one.
@@ -20,7 +23,8 @@ struct LaneFaults: Equatable {
     var json: [(String, Int)] {
         [
             ("foreignRefs", foreignRefs), ("contradictions", contradictions), ("malformed", malformed),
-            ("linkResets", linkResets), ("amountMismatches", amountMismatches),
+            ("linkResets", linkResets), ("handshakeFailures", handshakeFailures),
+            ("amountMismatches", amountMismatches),
             ("orphansSuppressed", orphansSuppressed),
         ]
     }

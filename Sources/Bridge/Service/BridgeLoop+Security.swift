@@ -51,7 +51,7 @@ extension BridgeLoop {
     /// The warning every start with `insecure: true` logs: which plain sockets others can reach.
     static func warnIfInsecure(_ configuration: BridgeConfiguration, logger: Logger) {
         guard configuration.security == nil, configuration.insecure else { return }
-        let exposed = configuration.ownEndpoints.filter { !EndpointCheck.isLoopback($0.1) }
+        let exposed = configuration.ownEndpoints.filter { !Loopback.isLoopback(endpoint: $0.1) }
         guard !exposed.isEmpty else { return }
         let listed = exposed.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
         logger.warning(

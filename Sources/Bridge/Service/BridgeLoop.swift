@@ -371,16 +371,43 @@ final class BridgeLoop {
         while let event = try? link.monitor.receiveMonitorEvent(wait: false) {
             switch event.kind {
             case .handshakeSucceeded:
-                link.cameUp()
+                guard link.cameUp() else { continue }
                 correlator.linkUp(link.lane)
                 observeLink(link.lane)
             case .disconnected:
                 correlator.linkDown(link.lane)
                 observeLink(link.lane)
-                remake(link)
-                return
+                switch link.dropped() {
+                case .remakeNow:
+                    remake(link)
+                    return
+                case .backOff(let wasUp, let retryIn):
+                    backedOff(link, wasUp: wasUp, retryIn: retryIn)
+                case .ignore:
+                    break
+                }
             default: break
             }
+        }
+    }
+
+    /// Counts and logs a link whose connection failed before it came up or right after
+    /// (``LaneLink/Drop/backOff(wasUp:retryIn:)``): notice for the first failure in a row, then info, so
+    /// that an endpoint that is not a relay does not flood the log.
+    private func backedOff(_ link: LaneLink, wasUp: Bool, retryIn: Duration) {
+        let when = "connecting anew in \(Int((retryIn / .seconds(1)).rounded(.up))) s"
+        let metadata: Logger.Metadata = ["lane": "\(link.lane)", "endpoint": "\(link.endpoint)"]
+        if wasUp {
+            correlator.linkReset(link.lane)
+            logger.log(
+                level: link.isFirstFailure ? .notice : .info,
+                "link to the relay dropped right after it came up; \(when)", metadata: metadata)
+        } else {
+            correlator.handshakeFailed(link.lane)
+            logger.log(
+                level: link.isFirstFailure ? .notice : .info,
+                "lane link failed before it came up: the endpoint did not complete a ZeroMQ handshake (not a relay, or a relay holding another key?); \(when)",
+                metadata: metadata)
         }
     }
 

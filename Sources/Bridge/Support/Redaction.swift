@@ -2,8 +2,10 @@ import InterApp
 
 /// Keeps card numbers and secrets out of what the bridge stores, logs and publishes.
 enum Redaction {
-    /// Masks every run of 13 to 19 digits in `text` to its first 6 and last 4 digits.
+    /// Cuts track data to its masked card number (``Masking/cutTrackData(_:)``), then masks every run of 13
+    /// to 19 digits in `text` to its first 6 and last 4 digits.
     static func maskDigitRuns(_ text: String) -> String {
+        let text = Masking.cutTrackData(text)
         var out = [UInt8]()
         var run = [UInt8]()
         func flush() {

@@ -178,7 +178,7 @@ struct CallbackReader {
         guard low < high else { return }
         let nameHasPercent = firstPercent >= 0 && firstPercent < nameEnd
         let known = nameHasPercent ? nil : KnownField.match(base + low, high - low)
-        let name: String
+        var name: String
         if let known {
             name = known.rawValue
         } else {
@@ -192,12 +192,29 @@ struct CallbackReader {
             while low < high && ASCII.isSpace(base[low]) { low += 1 }
             while high > low && ASCII.isSpace(base[high - 1]) { high -= 1 }
             if low < high { value = text(low, high, decode: lastPercent > equals) }
+            // Track data is cut in every field but the id the bridge itself sent (it must match). The raw
+            // bytes tell most values at once that they hold none; an escaped one is looked at decoded.
+            if known != .clientTransactionId, high - low >= 13,
+                lastPercent > equals
+                    || Masking.mayHoldTrackData(UnsafeBufferPointer(start: base + low, count: high - low))
+            {
+                value = Masking.cutTrackData(value)
+            }
             if known == .accountNumber {
                 // Most card numbers arrive masked (10 digits): skip the masking pass when it cannot apply.
                 var digits = 0
                 for index in low..<high where ASCII.isDigit(base[index]) { digits += 1 }
                 if digits >= 12 || lastPercent > equals { value = Masking.maskCardNumber(value) }
             }
+        }
+        if known == nil, Masking.holdsCardNumber(name) {
+            // A name holding a card number, masked or not, is no field of Viva's but card data, such as a
+            // bare track 2 segment (`;4222222222222222=25121010000?` splits at its `=`): the segment is
+            // masked whole, then split again.
+            let whole = Masking.maskCardNumber(Masking.cutTrackData(equals >= 0 ? name + "=" + value : name))
+            let parts = whole.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            name = String(parts[0])
+            value = parts.count > 1 ? String(parts[1]) : ""
         }
         if known == .message { value = Masking.maskLuhnRuns(value) }
         switch known {

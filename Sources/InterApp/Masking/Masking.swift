@@ -6,7 +6,9 @@
 /// `_` and `-`: all their card numbers are masked. In every other field a run of 12 to 19 digits that passes
 /// the Luhn check is masked too, except in the identifier fields (``identifierFields``: `orderCode`, `rrn`, a
 /// `clientTransactionId`, …), which are not card numbers and must reach the caller unchanged for cancels and
-/// reconciliation. Expiry dates are dropped; a cardholder's name is cut to initials.
+/// reconciliation. Expiry dates are dropped; a cardholder's name is cut to initials. Track data (track 1,
+/// track 2, the chip's track 2 equivalent) is cut to its masked card number in every field
+/// (``cutTrackData(_:)``).
 public enum Masking {
     /// What a redacted secret prints as.
     public static let redacted = "***"
@@ -91,7 +93,7 @@ public enum Masking {
     }
 
     /// How many ASCII digits `text` holds, counted in its contiguous UTF-8 when it has it (native strings do).
-    private static func digitCount(_ text: String) -> Int {
+    static func digitCount(_ text: String) -> Int {
         func count(_ bytes: some Sequence<UInt8>) -> Int {
             var digits = 0
             for byte in bytes where ASCII.isDigit(byte) { digits += 1 }
