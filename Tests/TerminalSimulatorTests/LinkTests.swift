@@ -133,3 +133,21 @@ struct LinkTests {
         #expect(!simulator.restoreLink(lane: "nope"))
     }
 }
+
+@Suite("Terminal link: frames that are no message of the link")
+struct MalformedLinkTests {
+    @Test("an open without its URL gets not_opened; other frames are ignored; a bare hello is answered")
+    func malformed() throws {
+        let fixture = try Fixture(.ios)
+        let socket = fixture.probe().socket
+        try socket.send(["open", "ref-no-url"])
+        #expect(try fixture.probe().next() == ["not_opened", "ref-no-url", "missing URL"])
+        for frames in [["open"], ["bogus", "x"], ["opened", "ref-1"], ["callback", "x://y"], ["returned"]] {
+            try socket.send(frames)
+        }
+        try socket.send(["hello"])
+        // The connection keeps order: the first answer after the ignored frames is the hello's.
+        #expect(try fixture.probe().next()?.first == "hello")
+        #expect(fixture.simulator.openedURLs(lane: "lane").isEmpty)
+    }
+}

@@ -76,7 +76,11 @@ public enum RelayMessage: Sendable, Equatable {
         }
         switch kind {
         case .hello: self = .hello(body: try frame(0))
-        case .open: self = .open(ref: try frame(0), url: try frame(1))
+        case .open:
+            guard rest.count > 1 else {
+                throw RelayMessageError(.missingFrame, kind: first, openReference: rest.first)
+            }
+            self = .open(ref: try frame(0), url: try frame(1))
         case .opened: self = .opened(ref: try frame(0))
         case .notOpened: self = .notOpened(ref: try frame(0), reason: rest.count > 1 ? try frame(1) : [])
         case .callback: self = .callback(url: try frame(0))
@@ -106,11 +110,18 @@ public struct RelayMessageError: Error, Sendable, Equatable, CustomStringConvert
     public let code: Code
     /// The first frame as received, for a log line (quote it with ``Quote/printable(_:limit:)``).
     public let kind: [UInt8]
+    /// The `ref` of an `open` that came without its URL, so that a relay can still give it its one
+    /// answer (`not_opened`); nil otherwise.
+    public let openReference: [UInt8]?
 
-    init(_ code: Code, kind: [UInt8]) {
+    init(_ code: Code, kind: [UInt8], openReference: [UInt8]? = nil) {
         self.code = code
         self.kind = kind
+        self.openReference = openReference
     }
+
+    /// The kind the first frame names, when the link knows it.
+    public var knownKind: RelayMessage.Kind? { RelayMessage.Kind(word: kind) }
 
     public var description: String {
         switch code {

@@ -1,3 +1,4 @@
+import InterApp
 import Logging
 import ZeroMQ
 
@@ -17,7 +18,7 @@ final class LaneLink {
     var peer: [UInt8]?
     /// Callbacks the relay could not hand to a bridge yet (none connected, or it went away); sent when a
     /// bridge next speaks. At most ``outboxLimit``; older ones are dropped first.
-    private(set) var outbox: [[[UInt8]]] = []
+    private(set) var outbox: [RelayMessage] = []
     /// Changes at every drop and restore, so that late actions of an older link are dropped.
     private(set) var generation: UInt64 = 0
     private let logger: Logger
@@ -74,10 +75,10 @@ final class LaneLink {
     }
 
     /// Sends a reply to the bridge that sent `from` (a ROUTER's routing id); dropped if it cannot go now.
-    func reply(to from: [UInt8]?, _ payload: [[UInt8]]) {
+    func reply(to from: [UInt8]?, _ message: RelayMessage) {
         guard let socket else { return }
         do {
-            let sent = try socket.send(kind == .router ? [from ?? []] + payload : payload, wait: false)
+            let sent = try socket.send(kind == .router ? [from ?? []] + message.frames : message.frames, wait: false)
             if !sent { logger.debug("reply dropped: bridge not reachable", metadata: ["lane": "\(id)"]) }
         } catch {
             logger.debug("reply dropped: \(error)", metadata: ["lane": "\(id)"])
@@ -87,10 +88,10 @@ final class LaneLink {
     /// Sends a message to the bridge, or keeps it in the outbox until a bridge speaks. Returns false when the
     /// link is down and the message is lost.
     @discardableResult
-    func deliver(_ payload: [[UInt8]]) -> Bool {
+    func deliver(_ message: RelayMessage) -> Bool {
         guard socket != nil else { return false }
-        if !outbox.isEmpty || !trySend(payload) {
-            outbox.append(payload)
+        if !outbox.isEmpty || !trySend(message) {
+            outbox.append(message)
             if outbox.count > LaneLink.outboxLimit { outbox.removeFirst(outbox.count - LaneLink.outboxLimit) }
         }
         return true
@@ -103,12 +104,12 @@ final class LaneLink {
         if sent > 0 { outbox.removeFirst(sent) }
     }
 
-    private func trySend(_ payload: [[UInt8]]) -> Bool {
+    private func trySend(_ message: RelayMessage) -> Bool {
         guard let socket else { return false }
         if kind == .router {
             guard let peer else { return false }
-            return (try? socket.send([peer] + payload, wait: false)) ?? false
+            return (try? socket.send([peer] + message.frames, wait: false)) ?? false
         }
-        return (try? socket.send(payload, wait: false)) ?? false
+        return (try? socket.send(message.frames, wait: false)) ?? false
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import InterApp
 
 /// Driving the lanes: phases, behaviours, links, injected frames. Each call returns once the loop did it.
 extension Simulator {
@@ -38,12 +39,12 @@ extension Simulator {
 
     /// Sends `["callback", url]` with any URL at all (orphans, duplicates, quirks), as the relay would.
     public func injectCallback(lane: String, url: String) {
-        let payload = [Frames.callback, Array(url.utf8)]
-        _ = perform(lane: lane) { loop, index in loop.inject(payload, lane: index) }
+        let message = RelayMessage.callback(url: Array(url.utf8))
+        _ = perform(lane: lane) { loop, index in loop.inject(message, lane: index) }
     }
 
     /// Sends `["returned"]`: the store app came back to the foreground without a callback.
     public func sendReturned(lane: String) {
-        _ = perform(lane: lane) { loop, index in loop.inject([Frames.returned], lane: index) }
+        _ = perform(lane: lane) { loop, index in loop.inject(.returned, lane: index) }
     }
 }

@@ -26,7 +26,7 @@ struct LoopConfiguration: Sendable {
 final class SimulatorLoop {
     enum TimerEvent {
         case phase(lane: Int, token: UInt64)
-        case send(lane: Int, generation: UInt64, payload: [[UInt8]])
+        case send(lane: Int, generation: UInt64, message: RelayMessage)
         case rebind(lane: Int, attempt: Int)
     }
 
@@ -178,8 +178,8 @@ final class SimulatorLoop {
             case .phase(let lane, let token):
                 apps[lane].timerFired(token: token)
                 drainEffects(lane)
-            case .send(let lane, let generation, let payload):
-                if links[lane].generation == generation { _ = deliver(payload, lane: lane) }
+            case .send(let lane, let generation, let message):
+                if links[lane].generation == generation { _ = deliver(message, lane: lane) }
             case .rebind(let lane, let attempt):
                 rebind(lane, attempt: attempt)
             }
@@ -216,7 +216,7 @@ final class SimulatorLoop {
             from = first
         }
         if payload.first?.isEmpty == true { payload = payload.dropFirst() }  // a REQ-style delimiter
-        guard let command = payload.first else { return }
+        guard !payload.isEmpty else { return }
         if link.kind == .router { link.peer = from }
         defer {
             // Callbacks kept for want of a bridge go to this one, after its own answer.
@@ -227,26 +227,40 @@ final class SimulatorLoop {
             }
         }
 
-        switch command {
-        case Frames.hello:
-            publish(lane) { $0.hellos += 1 }
-            reply(lane, to: from, [Frames.hello, helloBody(lane)])
-        case Frames.open:
-            guard payload.count >= 3 else {
-                if payload.count == 2 {
-                    reply(lane, to: from, [Frames.notOpened, payload.dropFirst().first!, Frames.noURL])
-                }
-                logger.debug("malformed open ignored", metadata: ["lane": "\(link.id)"])
-                return
-            }
-            let reference = payload[payload.startIndex + 1]
-            let url = payload[payload.startIndex + 2]
+        let message: RelayMessage
+        do {
+            message = try RelayMessage(frames: payload)
+        } catch {
+            answerMalformed(error, from: from, lane: lane)
+            return
+        }
+        switch message {
+        case .hello:
+            answerHello(from: from, lane: lane)
+        case .open(let reference, let url):
             open(url, reference: reference, from: from, lane: lane)
-        default:
-            logger.debug(
-                "unknown frame ignored: \(String(decoding: command, as: UTF8.self))", metadata: ["lane": "\(link.id)"])
+        case .opened, .notOpened, .callback, .returned:
+            logger.debug("\(message.kind.rawValue) from the bridge ignored", metadata: ["lane": "\(link.id)"])
         }
     }
+
+    private func answerHello(from: [UInt8]?, lane: Int) {
+        publish(lane) { $0.hellos += 1 }
+        reply(lane, to: from, .hello(body: helloBody(lane)))
+    }
+
+    /// Frames that are no message of the link: a `hello` without its body is answered all the same, an
+    /// `open` without its URL gets its one answer (`not_opened`, docs/RELAY.md), the rest is ignored.
+    private func answerMalformed(_ error: RelayMessageError, from: [UInt8]?, lane: Int) {
+        if error.knownKind == .hello { return answerHello(from: from, lane: lane) }
+        if let reference = error.openReference {
+            reply(lane, to: from, .notOpened(ref: reference, reason: Self.noURL))
+        }
+        logger.debug("malformed message ignored: \(error)", metadata: ["lane": "\(links[lane].id)"])
+    }
+
+    /// The `not_opened` reason of an `open` without its URL.
+    private static let noURL = Array("missing URL".utf8)
 
     private func open(_ urlBytes: [UInt8], reference: [UInt8], from: [UInt8]?, lane: Int) {
         let link = links[lane]
@@ -262,7 +276,7 @@ final class SimulatorLoop {
             dropLink(lane)
             return
         case .notOpened(let reason):
-            reply(lane, to: from, [Frames.notOpened, reference, Array(reason.utf8)])
+            reply(lane, to: from, .notOpened(ref: reference, reason: Array(reason.utf8)))
             return
         default:
             break
@@ -271,34 +285,34 @@ final class SimulatorLoop {
         let request: RequestURL
         switch parsed {
         case .failure(let error):
-            reply(lane, to: from, [Frames.notOpened, reference, Array(error.description.utf8)])
+            reply(lane, to: from, .notOpened(ref: reference, reason: Array(error.description.utf8)))
             return
         case .success(let value):
             request = value
         }
         guard request.isVivaPayRequest else {
             let reason = "no app opens \(request.scheme)://\(request.host)\(request.path)"
-            reply(lane, to: from, [Frames.notOpened, reference, Array(reason.utf8)])
+            reply(lane, to: from, .notOpened(ref: reference, reason: Array(reason.utf8)))
             return
         }
-        reply(lane, to: from, [Frames.opened, reference])
+        reply(lane, to: from, .opened(ref: reference))
         app.handle(request)
         drainEffects(lane)
     }
 
     /// Replies to the bridge, publishing this turn's changes first: whatever the bridge receives is already
     /// visible through the simulator's queries.
-    private func reply(_ lane: Int, to from: [UInt8]?, _ payload: [[UInt8]]) {
+    private func reply(_ lane: Int, to from: [UInt8]?, _ message: RelayMessage) {
         flush()
-        links[lane].reply(to: from, payload)
+        links[lane].reply(to: from, message)
         sent(lane)
     }
 
     /// Delivers a message to the bridge, publishing this turn's changes first.
-    private func deliver(_ payload: [[UInt8]], lane: Int) -> Bool {
+    private func deliver(_ message: RelayMessage, lane: Int) -> Bool {
         flush()
         defer { sent(lane) }
-        return links[lane].deliver(payload)
+        return links[lane].deliver(message)
     }
 
     private func helloBody(_ lane: Int) -> [UInt8] {
@@ -342,18 +356,18 @@ final class SimulatorLoop {
 
     private func deliverCallback(_ url: String, lane: Int) {
         let link = links[lane]
-        let payload = [Frames.callback, Array(url.utf8)]
+        let message = RelayMessage.callback(url: Array(url.utf8))
         switch apps[lane].behaviour.fault {
         case .neverAnswer:
             logger.debug("fault: callback swallowed", metadata: ["lane": "\(link.id)"])
         case .answerLate(let milliseconds):
             timers.schedule(
-                .send(lane: lane, generation: link.generation, payload: payload), at: deadline(after: milliseconds))
+                .send(lane: lane, generation: link.generation, message: message), at: deadline(after: milliseconds))
         case .answerTwice:
-            _ = deliver(payload, lane: lane)
-            _ = deliver(payload, lane: lane)
+            _ = deliver(message, lane: lane)
+            _ = deliver(message, lane: lane)
         default:
-            if !deliver(payload, lane: lane) {
+            if !deliver(message, lane: lane) {
                 logger.debug("link down: callback lost", metadata: ["lane": "\(link.id)"])
             }
         }
@@ -362,8 +376,8 @@ final class SimulatorLoop {
     // MARK: - Control (called from jobs, on this thread)
 
     /// Sends any message to the bridge (injected callbacks, `returned`).
-    func inject(_ payload: [[UInt8]], lane: Int) {
-        _ = deliver(payload, lane: lane)
+    func inject(_ message: RelayMessage, lane: Int) {
+        _ = deliver(message, lane: lane)
     }
 
     /// Closes a lane's socket: the relay is down. The app goes on; its callbacks are lost meanwhile.
@@ -432,15 +446,4 @@ final class SimulatorLoop {
     private func deadline(after milliseconds: Int) -> UInt64 {
         MonotonicClock.nanoseconds() + UInt64(max(0, milliseconds)) * 1_000_000
     }
-}
-
-/// The frame words of the terminal link (PROTOCOL.md §5), as ``RelayMessage`` spells them, ready to send.
-enum Frames {
-    static let hello = RelayMessage.Kind.hello.word
-    static let open = RelayMessage.Kind.open.word
-    static let opened = RelayMessage.Kind.opened.word
-    static let notOpened = RelayMessage.Kind.notOpened.word
-    static let callback = RelayMessage.Kind.callback.word
-    static let returned = RelayMessage.Kind.returned.word
-    static let noURL = Array("missing URL".utf8)
 }
