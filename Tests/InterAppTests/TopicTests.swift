@@ -11,6 +11,24 @@ struct TopicTests {
         #expect(Topic.batch(lane: "lane-3", .closed).description == "lane-3.batch.closed")
         #expect(Topic.command(lane: Topic.bridgeLane, action: "ping", .result).description == "bridge.ping.result")
         #expect(Topic.prefix(lane: "lane-1") == "lane-1.")
+        #expect(Topic.prefix(lane: Topic.bridgeLane, subject: Topic.journalSubject) == "bridge.journal.")
+    }
+
+    @Test("a SUB prefix takes the topics that start with it, and may take a lane's when it overlaps its prefix")
+    func prefixRule() {
+        let topic = Topic.command(lane: "lane-1", action: "sale", .result).utf8[...]
+        for prefix in ["", "lane-1", "lane-1.", "lane-1.sale.result"] {
+            #expect(Topic.prefix(Array(prefix.utf8), takes: topic), "\(prefix)")
+        }
+        for prefix in ["lane-10.", "lane-1.sale.result.", "bridge."] {
+            #expect(!Topic.prefix(Array(prefix.utf8), takes: topic), "\(prefix)")
+        }
+        for prefix in ["", "lane", "lane-1", "lane-1.", "lane-1.sale."] {
+            #expect(Topic.prefix(Array(prefix.utf8), mayTakeTopicsOf: "lane-1"), "\(prefix)")
+        }
+        for prefix in ["lane-10.", "lane-2.", "bridge."] {
+            #expect(!Topic.prefix(Array(prefix.utf8), mayTakeTopicsOf: "lane-1"), "\(prefix)")
+        }
     }
 
     @Test("a received topic reads back into its parts and kind")

@@ -288,7 +288,7 @@ extension Correlator {
         logger.notice(
             "transactionDetails found the unknown sale but does not show it approved; it stays unknown",
             metadata: ["id": "\(stored.id)"])
-        guard let text = stored.reply, case .object(var reply)? = try? JSONValue.parse(Array(text.utf8)) else { return }
+        guard var reply = stored.replyObject else { return }
         var lookup = callback.result
         lookup["message"] = .string(callback.message)
         reply["lookup"] = .object(lookup)

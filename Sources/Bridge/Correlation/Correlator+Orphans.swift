@@ -8,25 +8,15 @@ extension Correlator {
 
     /// Whether one more orphan of `lane` is journaled and published this second.
     func admitOrphan(_ lane: LaneState) -> Bool {
-        let now = nowMs()
-        if now - lane.orphanWindow.startMs >= 1000 {
-            summarizeSuppressedOrphans(lane)
-            lane.orphanWindow = (now, 0, 0)
-        }
-        guard lane.orphanWindow.admitted < Self.orphansPerSecond else {
-            lane.orphanWindow.suppressed += 1
-            lane.faults.orphansSuppressed += 1
-            return false
-        }
-        lane.orphanWindow.admitted += 1
-        return true
+        let (admitted, heldBack) = lane.orphans.admit(at: nowMs())
+        summarizeSuppressedOrphans(heldBack, lane: lane)
+        if !admitted { lane.faults.orphansSuppressed += 1 }
+        return admitted
     }
 
-    /// Journals how many orphans of `lane` were counted and not journaled in the window that ends.
-    func summarizeSuppressedOrphans(_ lane: LaneState) {
-        let suppressed = lane.orphanWindow.suppressed
+    /// Journals that `suppressed` orphans of `lane` were counted and not journaled in the window that ended.
+    func summarizeSuppressedOrphans(_ suppressed: Int, lane: LaneState) {
         guard suppressed > 0 else { return }
-        lane.orphanWindow.suppressed = 0
         logger.notice(
             "orphan callbacks over the allowance were counted, not journaled",
             metadata: ["lane": "\(lane.id)", "count": "\(suppressed)", "perSecond": "\(Self.orphansPerSecond)"])

@@ -112,14 +112,7 @@ extension Correlator {
     func completeLate(_ stored: StoredCommand, lane: String, _ final: FinalOutcome) {
         var final = final
         final.late = true
-        var earlier = JSONObject()
-        earlier["outcome"] = stored.outcome.map(JSONValue.string) ?? .null
-        if let text = stored.reply, case .object(let reply)? = try? JSONValue.parse(Array(text.utf8)),
-            let message = reply["message"]
-        {
-            earlier["message"] = message
-        }
-        final.earlier = earlier
+        final.earlier = stored.earlier(stored.replyObject)
         if let action = TerminalAction(rawValue: stored.action), RequestedAmounts.checkedActions.contains(action),
             let requested = RequestedAmounts(fingerprint: stored.fingerprint)
         {

@@ -49,17 +49,14 @@ extension Correlator {
             return
         }
         let now = nowMs()
-        let earlierReply = stored.reply.flatMap { try? JSONValue.parse($0).objectValue } ?? JSONObject()
+        let earlierReply = stored.replyObject
         var reply = Reply(
             id: stored.id, lane: stored.lane, action: stored.action, outcome: outcome,
             message: "resolved by hand" + (note.map { ": \($0)" } ?? ""))
         reply.client = stored.client
         reply.reason = outcome == .failure ? .other : nil
-        reply.result = earlierReply["result"]?.objectValue
-        var earlier = JSONObject()
-        earlier["outcome"] = .string(Outcome.unknown.rawValue)
-        if let message = earlierReply["message"] { earlier["message"] = message }
-        reply.earlier = earlier
+        reply.result = earlierReply?["result"]?.objectValue
+        reply.earlier = stored.earlier(earlierReply)
         var resolved = JSONObject()
         resolved["by"] = client.map(JSONValue.string) ?? .null
         resolved["at"] = .string(Timestamp.iso8601(ms: now))

@@ -19,8 +19,8 @@ extension Correlator {
                 for grace in due { endGrace(grace) }
             }
             if let batch = lane.openBatch, batch.openedAtMs + expiryMs <= now { expireBatch(batch, lane: lane) }
-            if lane.orphanWindow.suppressed > 0, now - lane.orphanWindow.startMs >= 1000 {
-                summarizeSuppressedOrphans(lane)
+            if lane.orphans.suppressed > 0, lane.orphans.isOver(at: now) {
+                summarizeSuppressedOrphans(lane.orphans.takeSuppressed(), lane: lane)
             }
             if lane.current == nil, lane.link.mayStartLookup, !shuttingDown, journalProblem == nil,
                 !lane.pendingLookups.isEmpty

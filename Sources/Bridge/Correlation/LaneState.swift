@@ -31,8 +31,8 @@ final class LaneState {
     /// The lane's recent successful pre-authorisations (v1.1), newest last, at most
     /// ``Correlator/maxRememberedAuthorisations``: how a capture's answer is linked to the `pre_auth` it took.
     var authorisations: [Authorisation] = []
-    /// Orphans journaled in the current second, and when that second started.
-    var orphanWindow: (startMs: Int64, admitted: Int, suppressed: Int) = (0, 0, 0)
+    /// Orphans journaled in the current second (``Correlator/orphansPerSecond``), and those held back.
+    var orphans = RateWindow(limit: Correlator.orphansPerSecond, length: 1000)
 
     init(configuration: LaneConfiguration) {
         self.configuration = configuration

@@ -1,7 +1,9 @@
-/// Topic prefixes as a ZeroMQ SUB socket subscribes (docs/PROTOCOL.md §4): a topic is taken when it starts
-/// with one of them, and the empty prefix takes every topic. Each prefix is counted, so that two holders of
-/// one prefix can each let go of it. The one home of that rule: the events socket's subscriptions (what XPUB
-/// tells the loop), an `/events` viewer's `topic` filter, and the union of those filters on the event tap.
+import InterApp
+
+/// Topic prefixes as a ZeroMQ SUB socket subscribes (docs/PROTOCOL.md §4): a topic is taken when one of them
+/// takes it (``Topic/prefix(_:takes:)``, the rule's one home). Each prefix is counted, so that two holders of
+/// one prefix can each let go of it. The events socket's subscriptions (what XPUB tells the loop), an
+/// `/events` viewer's `topic` filter, and the union of those filters on the event tap.
 /// Equal when the same prefixes are held as often (two viewers' filters given alike are equal).
 public struct TopicPrefixes: Hashable, Sendable {
     private var counts: [[UInt8]: Int] = [:]
@@ -41,17 +43,14 @@ public struct TopicPrefixes: Hashable, Sendable {
     /// Whether a prefix held takes `topic`. (Not generic: called from another module, a generic one runs
     /// unspecialized, a protocol call a byte; the `/events` hub paid about 6 µs a sale so.)
     public func takes(_ topic: ArraySlice<UInt8>) -> Bool {
-        takesEverything || counts.keys.contains { topic.starts(with: $0) }
+        takesEverything || counts.keys.contains { Topic.prefix($0, takes: topic) }
     }
 
     /// Whether a prefix held takes `topic`.
     public func takes(_ topic: [UInt8]) -> Bool { takes(topic[...]) }
 
-    /// Whether a prefix held can take some topic of lane `lane` (`<lane>.<subject>.<event>`): the prefix
-    /// begins the lane's `<lane>.` or goes on from it. `lane-1` can (it also takes `lane-10`'s topics),
-    /// `lane-1.sale.` can, `lane-2.` cannot.
+    /// Whether a prefix held can take some topic of lane `lane` (``Topic/prefix(_:mayTakeTopicsOf:)``).
     public func mayTake(lane: String) -> Bool {
-        let laneDot = Array("\(lane).".utf8)
-        return counts.keys.contains { laneDot.starts(with: $0) || $0.starts(with: laneDot) }
+        counts.keys.contains { Topic.prefix($0, mayTakeTopicsOf: lane) }
     }
 }

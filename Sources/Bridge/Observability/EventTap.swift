@@ -32,7 +32,7 @@ public final class EventTap: Sendable {
     /// The bridge's own state, which a viewer with a `topic` filter gets whatever its prefixes: the
     /// heartbeat (a page knows the bridge is alive) and the journal's events (whether commands are taken).
     public static let alwaysShown = TopicPrefixes([
-        "\(Topic.heartbeat)", "\(Topic.bridgeLane).\(Topic.journalSubject).",
+        "\(Topic.heartbeat)", Topic.prefix(lane: Topic.bridgeLane, subject: Topic.journalSubject),
     ])
 
     init() {}

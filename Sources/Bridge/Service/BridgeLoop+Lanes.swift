@@ -33,9 +33,7 @@ extension BridgeLoop {
             return
         }
         let link = links[offset]
-        while let frames = try? link.socket.receive(wait: false) {
-            correlator.receiveFromRelay(lane: lane, frames: frames)
-        }
+        readWhatRemains(link)
         unwatch(link)
         links.remove(at: offset)
         linksByLane[lane] = nil

@@ -60,29 +60,17 @@ extension BridgeLoop {
 }
 
 /// Log lines for refused peers, at most ``limit`` a minute (a scan must not flood the log); the rest are
-/// counted and summarized in the next minute's first line.
+/// counted and summarized in the first line of the next minute that has one.
 final class RefusalLog: Sendable {
     static let limit = 10
     private let logger: Logger
-    private let window = Mutex<(minute: UInt64, logged: Int, suppressed: Int)>((0, 0, 0))
+    private let window = Mutex(RateWindow(limit: limit, length: 60_000))
 
     init(logger: Logger) { self.logger = logger }
 
     func record(keyPrefix: String, domain: String) {
-        let minute = DispatchTime.now().uptimeNanoseconds / 60_000_000_000
-        let (log, suppressed) = window.withLock { state -> (Bool, Int) in
-            var carried = 0
-            if state.minute != minute {
-                carried = state.suppressed
-                state = (minute, 0, 0)
-            }
-            guard state.logged < Self.limit else {
-                state.suppressed += 1
-                return (false, 0)
-            }
-            state.logged += 1
-            return (true, carried)
-        }
+        let nowMs = Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000)
+        let (log, suppressed) = window.withLock { $0.admit(at: nowMs) }
         guard log else { return }
         let who = keyPrefix.isEmpty ? "a peer without CURVE" : "key \(keyPrefix)…"
         var metadata: Logger.Metadata = ["socket": "\(domain)"]

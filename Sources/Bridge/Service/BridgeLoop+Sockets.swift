@@ -27,6 +27,14 @@ extension BridgeLoop {
         }
     }
 
+    /// Reads all that a link's socket still holds, before the link is made anew or closed: a callback in it
+    /// is still a result.
+    func readWhatRemains(_ link: LaneLink) {
+        while let frames = try? link.socket.receive(wait: false) {
+            correlator.receiveFromRelay(lane: link.lane, frames: frames)
+        }
+    }
+
     /// Stops watching a lane's link and its monitor, before they are closed.
     func unwatch(_ link: LaneLink) {
         sockets.unwatch(link.socket)

@@ -425,9 +425,7 @@ final class BridgeLoop {
     /// over-size frame, for one), so the bridge never relies on its reconnecting. What the old socket
     /// still holds is read first, so no callback is lost.
     private func remake(_ link: LaneLink, stalled: Bool = false) {
-        while let frames = try? link.socket.receive(wait: false) {
-            correlator.receiveFromRelay(lane: link.lane, frames: frames)
-        }
+        readWhatRemains(link)
         unwatch(link)
         do {
             try link.remake()

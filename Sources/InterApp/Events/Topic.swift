@@ -113,6 +113,23 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
     /// The SUB prefix that picks every event of `lane`.
     public static func prefix(lane: String) -> String { "\(lane)." }
 
+    /// The SUB prefix that picks every event of `lane` about `subject` (`bridge.journal.`).
+    public static func prefix(lane: String, subject: String) -> String { "\(lane).\(subject)." }
+
+    /// Whether a SUB prefix (UTF-8) takes `topic` as it travels: the topic starts with it, so the empty
+    /// prefix takes every topic. The one home of ZeroMQ's rule, for the bridge's subscriptions and filters.
+    public static func prefix(_ prefix: [UInt8], takes topic: ArraySlice<UInt8>) -> Bool {
+        topic.starts(with: prefix)
+    }
+
+    /// Whether a SUB prefix (UTF-8) can take some topic of lane `lane`: the prefix begins the lane's
+    /// ``prefix(lane:)`` or goes on from it. `lane-1` can (it also takes `lane-10`'s topics), `lane-1.sale.`
+    /// can, `lane-2.` cannot.
+    public static func prefix(_ prefix: [UInt8], mayTakeTopicsOf lane: String) -> Bool {
+        let lanePrefix = Array(Self.prefix(lane: lane).utf8)
+        return lanePrefix.starts(with: prefix) || prefix.starts(with: lanePrefix)
+    }
+
     /// The topic as it travels: `<lane>.<subject>.<event>`.
     public var description: String { String(decoding: utf8, as: UTF8.self) }
 

@@ -31,7 +31,7 @@ public final class Simulator: Sendable {
     private let requestObserver: RequestObserver?
     private let allowedBridgeKeys: Set<String>?
     private let monitor: SimulatorMonitor
-    private let control = ControlChannel()
+    private let jobs = LoopJobQueue()
     private let state: Mutex<LifeState>
 
     /// Creates a simulator; nothing is bound before ``start()``.
@@ -88,7 +88,7 @@ public final class Simulator: Sendable {
             let context: Context
             do {
                 context = try givenContext ?? Context()
-                try control.open(context: context)
+                try jobs.open(context: context)
                 // The handler must answer before a CURVE relay accepts its first connection.
                 if let allowedBridgeKeys {
                     state.zap = try ZAPHandler(context: context, allowedPublicKeys: allowedBridgeKeys)
@@ -101,7 +101,7 @@ public final class Simulator: Sendable {
                 configured[index].behaviour = state.behaviours[configured[index].id] ?? configured[index].behaviour
             }
             let configuration = LoopConfiguration(
-                lanes: configured, context: context, control: control, monitor: monitor, clock: clock, seed: seed,
+                lanes: configured, context: context, jobs: jobs, monitor: monitor, clock: clock, seed: seed,
                 dates: dates, historyLimit: historyLimit, logger: logger, requestObserver: requestObserver)
             do throws(SimulatorError) {
                 let (thread, endpoints) = try LoopThread.start(name: "vivabridge-simulator") {
@@ -126,7 +126,7 @@ public final class Simulator: Sendable {
                 state.ownedContext = givenContext == nil ? context : nil
                 return endpoints
             } catch {
-                control.close()
+                jobs.close()
                 state.zap?.stop()
                 state.stopped = true
                 if givenContext == nil { context.terminate() }
@@ -143,13 +143,13 @@ public final class Simulator: Sendable {
             return (state.thread, state.ownedContext, state.zap)
         }
         guard let thread else {
-            control.close()
+            jobs.close()
             zap?.stop()
             return
         }
-        _ = control.post(ControlJob(run: { $0.running = false }, cancel: {}))
+        _ = jobs.post(LoopJob(run: { $0.running = false }, cancel: {}))
         thread.join()
-        control.close()
+        jobs.close()
         zap?.stop()
         context?.terminate()
     }
@@ -157,13 +157,13 @@ public final class Simulator: Sendable {
     /// Runs `body` on the loop thread and returns its result; nil when the simulator is not running.
     func perform<T: Sendable>(_ body: @escaping @Sendable (SimulatorLoop) -> T) -> T? {
         let box = ResultBox<T>()
-        let job = ControlJob(
+        let job = LoopJob(
             run: { loop in
                 let value = body(loop)
                 loop.flush()
                 box.fulfil(value)
             }, cancel: { box.fulfil(nil) })
-        guard control.post(job) else { return nil }
+        guard jobs.post(job) else { return nil }
         return box.wait()
     }
 

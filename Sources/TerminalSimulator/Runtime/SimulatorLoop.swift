@@ -7,7 +7,7 @@ import ZeroMQ
 struct LoopConfiguration: Sendable {
     var lanes: [SimulatedLane]
     var context: Context
-    var control: ControlChannel
+    var jobs: LoopJobQueue
     var monitor: SimulatorMonitor
     var clock: any SimulatorClock
     var seed: UInt64
@@ -19,7 +19,7 @@ struct LoopConfiguration: Sendable {
 
 /// The simulator's one thread: a poll loop that owns every lane socket and the simulated apps.
 ///
-/// Each turn it waits on the lane sockets and the control socket for at most the time to the next scheduled
+/// Each turn it waits on the lane sockets and the job queue's wake-up socket for at most the time to the next scheduled
 /// action, handles what arrived, fires what is due, then publishes the turn's changes to the monitor. The
 /// wait is a ``ReadyPoller`` (epoll), as the bridge's loop: a turn costs by the lanes that have something,
 /// not by every lane (`zmq_poll` over 64 lanes was 30% of this thread's time under load).
@@ -35,7 +35,7 @@ final class SimulatorLoop {
     var running = true
 
     private let context: Context
-    private let control: ControlChannel
+    private let jobs: LoopJobQueue
     private let monitor: SimulatorMonitor
     private let logger: Logger
     private let requestObserver: RequestObserver?
@@ -54,7 +54,7 @@ final class SimulatorLoop {
     init(_ configuration: LoopConfiguration) throws {
         poller = try ReadyPoller()
         context = configuration.context
-        control = configuration.control
+        jobs = configuration.jobs
         monitor = configuration.monitor
         logger = configuration.logger
         requestObserver = configuration.requestObserver
@@ -75,10 +75,10 @@ final class SimulatorLoop {
 
     // MARK: - Life
 
-    /// Binds the control socket and every lane; returns lane id → bound endpoint.
+    /// Binds the wake-up socket of ``LoopJobQueue`` and every lane; returns lane id → bound endpoint.
     func bind() throws -> [String: String] {
         let wake = try Socket(context, .pull)
-        try wake.bind(control.endpoint)
+        try wake.bind(jobs.endpoint)
         try poller.register(wake)
         self.wake = wake
         var endpoints: [String: String] = [:]
@@ -101,9 +101,9 @@ final class SimulatorLoop {
         shutdown()
     }
 
-    /// Closes every socket and refuses further control jobs.
+    /// Closes every socket and refuses further jobs.
     func shutdown() {
-        control.close()
+        jobs.close()
         for (lane, link) in links.enumerated() where link.isUp {
             unwatch(lane)
             link.close()
@@ -125,16 +125,16 @@ final class SimulatorLoop {
             running = false
             return
         }
-        var controlReady = false
+        var jobsReady = false
         var lanesReady: [Int] = []
         for socket in ready {
             if socket === wake {
-                controlReady = true
+                jobsReady = true
             } else if let lane = laneOfSocket[ObjectIdentifier(socket)] {
                 lanesReady.append(lane)
             }
         }
-        if controlReady { runControlJobs() }
+        if jobsReady { runJobs() }
         for lane in lanesReady.sorted() { receive(lane: lane) }
         fireDueTimers()
         flush()
@@ -160,7 +160,7 @@ final class SimulatorLoop {
         if let socket = links[lane].socket { poller.checkAgain(socket) }
     }
 
-    private func runControlJobs() {
+    private func runJobs() {
         guard let wake else { return }
         do {
             while try wake.receive(wait: false) != nil {}
@@ -168,7 +168,7 @@ final class SimulatorLoop {
         } catch {
             logger.debug("wake-up socket: \(error)")  // asked again by the next wait
         }
-        for job in control.take() { job.run(self) }
+        for job in jobs.take() { job.run(self) }
     }
 
     private func fireDueTimers() {
@@ -373,7 +373,7 @@ final class SimulatorLoop {
         }
     }
 
-    // MARK: - Control (called from jobs, on this thread)
+    // MARK: - Control (called from ``LoopJob``s, on this thread)
 
     /// Sends any message to the bridge (injected callbacks, `returned`).
     func inject(_ message: RelayMessage, lane: Int) {

@@ -3,7 +3,7 @@ import Synchronization
 import ZeroMQ
 
 /// A job for the simulator's loop: `run` on the loop thread, or `cancel` if the loop is gone.
-struct ControlJob: Sendable {
+struct LoopJob: Sendable {
     let run: @Sendable (SimulatorLoop) -> Void
     let cancel: @Sendable () -> Void
 }
@@ -13,13 +13,13 @@ struct ControlJob: Sendable {
 ///
 /// The PUSH socket is only ever touched with the mutex held. libzmq allows a socket to move between
 /// threads behind a full memory barrier, which the mutex provides, so it still has one user at a time.
-final class ControlChannel: Sendable {
+final class LoopJobQueue: Sendable {
     /// The inproc endpoint the loop binds its PULL socket to.
     let endpoint: String
     private let queue = Mutex(Queue())
 
     private struct Queue {
-        var jobs: [ControlJob] = []
+        var jobs: [LoopJob] = []
         var wake: Socket?
         var wakePending = false
         var closed = false
@@ -28,8 +28,8 @@ final class ControlChannel: Sendable {
     private static let counter = Atomic<Int>(0)
 
     init() {
-        let number = ControlChannel.counter.add(1, ordering: .relaxed).newValue
-        endpoint = "inproc://vivabridge-simulator-control-\(number)"
+        let number = LoopJobQueue.counter.add(1, ordering: .relaxed).newValue
+        endpoint = "inproc://vivabridge-simulator-jobs-\(number)"
     }
 
     /// Connects the wake-up socket (inproc allows connecting before the loop binds).
@@ -43,7 +43,7 @@ final class ControlChannel: Sendable {
     }
 
     /// Queues a job and wakes the loop; false (and the job is not queued) once the channel is closed.
-    func post(_ job: ControlJob) -> Bool {
+    func post(_ job: LoopJob) -> Bool {
         queue.withLock { queue in
             guard !queue.closed, let wake = queue.wake else { return false }
             queue.jobs.append(job)
@@ -56,7 +56,7 @@ final class ControlChannel: Sendable {
     }
 
     /// Takes every queued job (loop side).
-    func take() -> [ControlJob] {
+    func take() -> [LoopJob] {
         queue.withLock { queue in
             queue.wakePending = false
             let taken = queue.jobs
