@@ -11,44 +11,71 @@ extension Correlator {
     func resolve(
         _ command: Command, ref: String, as outcome: Outcome, note: String?, client: String?, to target: ReplyTarget
     ) {
-        func refuse(_ code: RejectionCode, _ message: String) {
-            reject(Rejection(code, message, id: command.id, action: command.action), to: target)
-        }
-        guard mayResolve(client) else {
-            refuse(
-                .notAllowed,
-                "resolve needs the admin role; client \(client ?? "-") does not have it (docs/SECURITY.md)")
+        let stored: StoredCommand
+        do throws(ResolveRefusal) {
+            try checkMayResolve(client)
+            stored = try unknownCommand(ref)
+        } catch {
+            reject(Rejection(error.code, error.message, id: command.id, action: command.action), to: target)
             return
+        }
+        let now = nowMs()
+        let reply = resolvedReply(stored, as: outcome, note: note, client: client, atMs: now)
+        recordResolution(reply, of: stored, as: outcome, atMs: now)
+        logger.notice(
+            "an unknown command was resolved by hand",
+            metadata: ["id": "\(stored.id)", "outcome": "\(outcome.rawValue)", "by": "\(client ?? "-")"])
+        var result = JSONObject()
+        result["ref"] = .string(stored.id)
+        result["outcome"] = .string(outcome.rawValue)
+        result["reply"] = .object(reply)
+        answerQuery(command, result, to: target)
+    }
+
+    /// Refuses a client that may not resolve (with security, one without the `admin` role), and any resolve
+    /// while the journal cannot be written.
+    private func checkMayResolve(_ client: String?) throws(ResolveRefusal) {
+        guard mayResolve(client) else {
+            throw ResolveRefusal(
+                .notAllowed, "resolve needs the admin role; client \(client ?? "-") does not have it (docs/SECURITY.md)"
+            )
         }
         if let problem = journalProblem {
-            refuse(
+            throw ResolveRefusal(
                 .journalUnavailable, "the journal cannot be written (\(problem)); nothing was changed; try again later")
-            return
         }
+    }
+
+    /// The command `ref`, when it ended `unknown`; refused when it is still in flight, ended any other way,
+    /// is not known, or the journal cannot be read.
+    private func unknownCommand(_ ref: String) throws(ResolveRefusal) -> StoredCommand {
         if let record = store.record(id: ref), !record.isRecoveryLookup {
-            refuse(.notUnknown, "\(ref) is still in flight (\(record.state.rawValue)); wait for its outcome")
-            return
+            throw ResolveRefusal(
+                .notUnknown, "\(ref) is still in flight (\(record.state.rawValue)); wait for its outcome")
         }
         let found: StoredCommand?
         do {
             found = try store.finished(id: ref)
         } catch {
             logger.error("journal read failed", metadata: ["ref": "\(ref)", "error": "\(error)"])
-            refuse(.journalUnavailable, "the journal cannot be read; \(ref) was not changed; try again later")
-            return
+            throw ResolveRefusal(
+                .journalUnavailable, "the journal cannot be read; \(ref) was not changed; try again later")
         }
-        guard let stored = found else {
-            refuse(.notUnknown, "no command has the id \(ref)")
-            return
-        }
+        guard let stored = found else { throw ResolveRefusal(.notUnknown, "no command has the id \(ref)") }
         guard stored.state == .final, stored.outcome == Outcome.unknown.rawValue else {
-            refuse(
+            throw ResolveRefusal(
                 .notUnknown,
                 "\(ref) ended \(stored.outcome ?? stored.state.rawValue), not unknown: only an unknown command can be resolved"
             )
-            return
         }
-        let now = nowMs()
+        return stored
+    }
+
+    /// The reply that replaces `stored`'s: `outcome` by hand, the result it had kept, its earlier outcome and
+    /// message (`earlier`), and `resolved`: who, when, the note.
+    private func resolvedReply(
+        _ stored: StoredCommand, as outcome: Outcome, note: String?, client: String?, atMs now: Int64
+    ) -> JSONObject {
         let earlierReply = stored.replyObject
         var reply = Reply(
             id: stored.id, lane: stored.lane, action: stored.action, outcome: outcome,
@@ -62,13 +89,17 @@ extension Correlator {
         resolved["at"] = .string(Timestamp.iso8601(ms: now))
         resolved["note"] = note.map(JSONValue.string) ?? .null
         reply.resolved = resolved
-        let json = reply.json
-        let text = JSONValue.object(json).serializedString
+        return reply.json
+    }
+
+    /// Journals `reply` as `stored`'s new one, moves today's count from `unknown` to `outcome`, drops a
+    /// look-up still planned for it and publishes `<lane>.<action>.resolved`.
+    private func recordResolution(_ reply: JSONObject, of stored: StoredCommand, as outcome: Outcome, atMs now: Int64) {
         emit(
             .journal(
                 store.amend(
-                    stored, outcome: outcome.rawValue, reply: text,
-                    summary: ReplySummary(reply: json, fingerprint: stored.fingerprint), late: false, atMs: now)))
+                    stored, outcome: outcome.rawValue, reply: JSONValue.object(reply).serializedString,
+                    summary: ReplySummary(reply: reply, fingerprint: stored.fingerprint), late: false, atMs: now)))
         emit(
             .countOutcome(
                 .init(
@@ -76,15 +107,18 @@ extension Correlator {
                     earlier: Outcome.unknown.rawValue)))
         if let lane = stored.lane {
             lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
-            emitEvent(.command(lane: lane, action: stored.action, .resolved), json)
+            emitEvent(.command(lane: lane, action: stored.action, .resolved), reply)
         }
-        logger.notice(
-            "an unknown command was resolved by hand",
-            metadata: ["id": "\(stored.id)", "outcome": "\(outcome.rawValue)", "by": "\(client ?? "-")"])
-        var result = JSONObject()
-        result["ref"] = .string(stored.id)
-        result["outcome"] = .string(outcome.rawValue)
-        result["reply"] = .object(json)
-        answerQuery(command, result, to: target)
+    }
+}
+
+/// Why a `resolve` is refused: its rejection's code and message.
+private struct ResolveRefusal: Error {
+    let code: RejectionCode
+    let message: String
+
+    init(_ code: RejectionCode, _ message: String) {
+        self.code = code
+        self.message = message
     }
 }

@@ -5,10 +5,7 @@ extension BridgeLoop {
         guard linksByLane[lane.id] == nil else { return }
         let link: LaneLink
         do {
-            link = try LaneLink(
-                context: context, lane: lane, security: configuration.security,
-                heartbeatIntervalMs: configuration.heartbeatIntervalMs,
-                heartbeatTimeoutMs: configuration.heartbeatTimeoutMs)
+            link = try makeLink(lane)
         } catch {
             logger.error(
                 "the link to lane \(lane.id)'s relay could not be made; the lane stays down until a restart, or a reload that changes it",
@@ -19,8 +16,7 @@ extension BridgeLoop {
             link.close()
             return
         }
-        links.append(link)
-        linksByLane[lane.id] = link
+        add(link)
         observeLink(lane.id)
     }
 

@@ -1,6 +1,122 @@
 import ZeroMQ
 
 extension BridgeLoop {
+    /// The sockets the loop binds for others: the control channel's PAIR, the event tap's PUB, the command
+    /// ROUTER, the events XPUB and, when configured, the command PULL.
+    struct OwnSockets {
+        let control: Socket
+        let tap: Socket
+        let commands: Socket
+        let events: Socket
+        let pull: Socket?
+
+        /// Where the bridge listens (real ports for `*` endpoints).
+        func bound() throws -> BoundEndpoints {
+            BoundEndpoints(
+                command: try commands.lastEndpoint, events: try events.lastEndpoint,
+                commandPull: try pull?.lastEndpoint)
+        }
+    }
+
+    /// Makes and binds the loop's own sockets (``OwnSockets``), each with its options and security.
+    /// - Throws: a ``BindError`` naming an endpoint that cannot be bound, or a ``ZMQError``.
+    static func bindOwnSockets(
+        context: Context, configuration: BridgeConfiguration, controlEndpoint: String, tapEndpoint: String
+    ) throws -> OwnSockets {
+        let control = try Socket(context, .pair)
+        try control.bind(controlEndpoint)
+        let tap = try Socket(context, .pub)
+        try tap.setSendHighWaterMark(eventsPerSubscriber)
+        try tap.bind(tapEndpoint)
+        return OwnSockets(
+            control: control, tap: tap, commands: try commandSocket(context, configuration),
+            events: try eventsSocket(context, configuration),
+            pull: try configuration.commandPull.map { try pullSocket(context, configuration, endpoint: $0) })
+    }
+
+    /// The command ROUTER, bound at `command`.
+    private static func commandSocket(_ context: Context, _ configuration: BridgeConfiguration) throws -> Socket {
+        let socket = try Socket(context, .router)
+        try secure(socket, configuration.security, role: .commands)
+        try socket.setRouterMandatory(true)
+        try socket.setMaxMessageSize(socketMessageLimit(configuration))
+        try socket.setReceiveHighWaterMark(10_000)
+        try socket.setSendHighWaterMark(10_000)
+        try bind(socket, configuration.command, key: "command")
+        return socket
+    }
+
+    /// The events XPUB, bound at `events`.
+    private static func eventsSocket(_ context: Context, _ configuration: BridgeConfiguration) throws -> Socket {
+        let socket = try Socket(context, .xpub)
+        try secure(socket, configuration.security, role: .events)
+        try socket.setSendHighWaterMark(eventsPerSubscriber)
+        try bind(socket, configuration.events, key: "events")
+        return socket
+    }
+
+    /// The command PULL, bound at `commandPull` (`endpoint`).
+    private static func pullSocket(
+        _ context: Context, _ configuration: BridgeConfiguration, endpoint: String
+    ) throws -> Socket {
+        let socket = try Socket(context, .pull)
+        try secure(socket, configuration.security, role: .commands)
+        try socket.setMaxMessageSize(socketMessageLimit(configuration))
+        try socket.setReceiveHighWaterMark(10_000)
+        try bind(socket, endpoint, key: "commandPull")
+        return socket
+    }
+
+    /// Binds `socket`, or throws a ``BindError`` naming the endpoint, the key that set it and its variable.
+    private static func bind(_ socket: Socket, _ endpoint: String, key: String) throws {
+        do {
+            try socket.bind(endpoint)
+        } catch {
+            throw BindError(key: key, endpoint: endpoint, cause: error)
+        }
+    }
+
+    /// What the command sockets let through: well above `maxCommandBytes`, so that a command a little
+    /// too large reaches the decoder and gets its `too_large` reply; libzmq drops only a connection that
+    /// sends a frame past this (16 times the limit, and at least 1 MiB more).
+    static func socketMessageLimit(_ configuration: BridgeConfiguration) -> Int64 {
+        let limit = Int64(configuration.maxCommandBytes)
+        return max(limit * 16, limit + (1 << 20))
+    }
+
+    /// Watches the loop's own sockets: the journal writer's reports and the control words first, then the
+    /// events socket's subscriptions and the commands.
+    func watchOwnSockets() throws {
+        try sockets.watch(writer.wake, stage: .control) { [unowned self] in collectCommits() }
+        try sockets.watch(control, stage: .control) { [unowned self] in readControl() }
+        try sockets.watch(events) { [unowned self] in readSubscriptions() }
+        try sockets.watch(commands) { [unowned self] in readCommands() }
+        if let pull { try sockets.watch(pull) { [unowned self] in readPull(pull) } }
+    }
+
+    /// Makes the link of every configured lane and watches it, at start.
+    func openConfiguredLinks() throws {
+        for lane in configuration.lanes {
+            let link = try makeLink(lane)
+            add(link)
+            try watch(link)
+        }
+    }
+
+    /// Makes the link of `lane` (not watched yet).
+    func makeLink(_ lane: LaneConfiguration) throws -> LaneLink {
+        try LaneLink(
+            context: context, lane: lane, security: configuration.security,
+            heartbeatIntervalMs: configuration.heartbeatIntervalMs,
+            heartbeatTimeoutMs: configuration.heartbeatTimeoutMs)
+    }
+
+    /// Counts `link` among the loop's links, by lane.
+    func add(_ link: LaneLink) {
+        links.append(link)
+        linksByLane[link.lane] = link
+    }
+
     /// Watches a lane's link and its monitor: the link's messages go to the correlator, at most
     /// ``drainLimit`` a turn, and the monitor says when it came up or dropped.
     func watch(_ link: LaneLink) throws {

@@ -26,9 +26,9 @@ final class BridgeLoop {
     let correlator: Correlator
     var stamper: EventStamper
     let commands: Socket
-    private let pull: Socket?
+    let pull: Socket?
     let events: Socket
-    private let control: Socket
+    let control: Socket
     /// Every lane's link, in the order the lanes were opened.
     var links: [LaneLink] = []
     var linksByLane: [String: LaneLink] = [:]
@@ -92,76 +92,28 @@ final class BridgeLoop {
 
         Self.warnIfInsecure(configuration, logger: logger)
         if let exposure = Journal.exposureWarning(of: configuration.journal) { logger.warning("\(exposure)") }
-        control = try Socket(context, .pair)
-        try control.bind(controlEndpoint)
-        tapSocket = try Socket(context, .pub)
-        try tapSocket.setSendHighWaterMark(Self.eventsPerSubscriber)
-        try tapSocket.bind(observation.tap.endpoint)
-        commands = try Socket(context, .router)
-        try Self.secure(commands, configuration.security, role: .commands)
-        try commands.setRouterMandatory(true)
-        try commands.setMaxMessageSize(Self.socketMessageLimit(configuration))
-        try commands.setReceiveHighWaterMark(10_000)
-        try commands.setSendHighWaterMark(10_000)
-        try Self.bind(commands, configuration.command, key: "command")
-        events = try Socket(context, .xpub)
-        try Self.secure(events, configuration.security, role: .events)
-        try events.setSendHighWaterMark(Self.eventsPerSubscriber)
-        try Self.bind(events, configuration.events, key: "events")
-        if let endpoint = configuration.commandPull {
-            let socket = try Socket(context, .pull)
-            try Self.secure(socket, configuration.security, role: .commands)
-            try socket.setMaxMessageSize(Self.socketMessageLimit(configuration))
-            try socket.setReceiveHighWaterMark(10_000)
-            try Self.bind(socket, endpoint, key: "commandPull")
-            pull = socket
-        } else {
-            pull = nil
-        }
-        bound = BoundEndpoints(
-            command: try commands.lastEndpoint, events: try events.lastEndpoint, commandPull: try pull?.lastEndpoint)
+        let own = try Self.bindOwnSockets(
+            context: context, configuration: configuration, controlEndpoint: controlEndpoint,
+            tapEndpoint: observation.tap.endpoint)
+        control = own.control
+        tapSocket = own.tap
+        commands = own.commands
+        events = own.events
+        pull = own.pull
+        bound = try own.bound()
         // Only a bridge that bound every endpoint counts as a start: a failed start leaves the epoch alone.
         stamper = EventStamper(epoch: try journal.nextEpoch())
         observation.live.set(epoch: stamper.epoch)
 
         sockets = try LoopSockets()
-        try sockets.watch(writer.wake, stage: .control) { [unowned self] in collectCommits() }
-        try sockets.watch(control, stage: .control) { [unowned self] in readControl() }
-        try sockets.watch(events) { [unowned self] in readSubscriptions() }
-        try sockets.watch(commands) { [unowned self] in readCommands() }
-        if let pull { try sockets.watch(pull) { [unowned self] in readPull(pull) } }
-        for lane in configuration.lanes {
-            let link = try LaneLink(
-                context: context, lane: lane, security: configuration.security,
-                heartbeatIntervalMs: configuration.heartbeatIntervalMs,
-                heartbeatTimeoutMs: configuration.heartbeatTimeoutMs)
-            links.append(link)
-            linksByLane[lane.id] = link
-            try watch(link)
-        }
+        try watchOwnSockets()
+        try openConfiguredLinks()
         logger.info(
             "bridge listening",
             metadata: [
                 "command": "\(bound.command)", "events": "\(bound.events)", "pull": "\(bound.commandPull ?? "off")",
                 "lanes": "\(links.count)", "epoch": "\(stamper.epoch)",
             ])
-    }
-
-    /// Binds `socket`, or throws a ``BindError`` naming the endpoint, the key that set it and its variable.
-    private static func bind(_ socket: Socket, _ endpoint: String, key: String) throws {
-        do {
-            try socket.bind(endpoint)
-        } catch {
-            throw BindError(key: key, endpoint: endpoint, cause: error)
-        }
-    }
-
-    /// What the command sockets let through: well above `maxCommandBytes`, so that a command a little
-    /// too large reaches the decoder and gets its `too_large` reply; libzmq drops only a connection that
-    /// sends a frame past this (16 times the limit, and at least 1 MiB more).
-    static func socketMessageLimit(_ configuration: BridgeConfiguration) -> Int64 {
-        let limit = Int64(configuration.maxCommandBytes)
-        return max(limit * 16, limit + (1 << 20))
     }
 
     /// The most events queued for one subscriber that does not read; past it, events to that
@@ -268,7 +220,7 @@ final class BridgeLoop {
         return Int(wait)
     }
 
-    private func readCommands() {
+    func readCommands() {
         drainCommands(commands) { frames, client in
             guard frames.count >= 2, let body = frames.last else { return }
             if frames.count > 2, !frames[frames.count - 2].isEmpty {
@@ -279,7 +231,7 @@ final class BridgeLoop {
         }
     }
 
-    private func readPull(_ pull: Socket) {
+    func readPull(_ pull: Socket) {
         drainCommands(pull) { frames, client in
             if let body = frames.last { correlator.receiveCommand(body, from: .pull, client: client) }
         }
@@ -323,7 +275,7 @@ final class BridgeLoop {
     }
 
     /// Reads control messages; a `stop` ends the loop after this turn.
-    private func readControl() {
+    func readControl() {
         while let frames = try? control.receive(wait: false) {
             switch frames.first.flatMap({ ControlWord(rawValue: String(decoding: $0, as: UTF8.self)) }) {
             case .shutdown?:
@@ -353,7 +305,7 @@ final class BridgeLoop {
         }
     }
 
-    private func readSubscriptions() {
+    func readSubscriptions() {
         drain(events) { frames in
             guard let frame = frames.first, let kind = frame.first else { return }
             let prefix = Array(frame.dropFirst())
