@@ -44,10 +44,18 @@ public final class LoopbackHTTP {
         self.descriptor = descriptor
     }
 
-    /// Sends `GET path`; with `closing`, asks the server to close the connection after its answer.
-    public func get(_ path: String, closing: Bool) throws {
-        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + (closing ? "Connection: close\r\n" : "") + "\r\n"
-        let bytes = Array(request.utf8)
+    /// Sends `GET path` with `Host: host` (none when nil); with `closing`, asks the server to close the
+    /// connection after its answer.
+    public func get(_ path: String, closing: Bool, host: String? = "127.0.0.1") throws {
+        let request =
+            "GET \(path) HTTP/1.1\r\n" + (host.map { "Host: \($0)\r\n" } ?? "")
+            + (closing ? "Connection: close\r\n" : "") + "\r\n"
+        try write(request)
+    }
+
+    /// Sends `text` as it is (a request written by hand, or part of one).
+    public func write(_ text: String) throws {
+        let bytes = Array(text.utf8)
         guard send(descriptor, bytes, bytes.count, noSignal) == bytes.count else {
             throw Failure(description: "send: errno \(errno)")
         }

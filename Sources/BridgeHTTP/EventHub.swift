@@ -1,4 +1,5 @@
 import Bridge
+import DequeModule
 import Foundation
 import Hummingbird
 import InterApp
@@ -10,24 +11,47 @@ import ZeroMQ
 /// bridge's event tap (the frames its loop already built) and hands each viewer a copy. A new viewer
 /// asks the loop for a `lanes` snapshot and gets only the events after it. A viewer may follow only the
 /// topics its `topic` prefixes take (``EventTap/shows(_:to:)``); its snapshot then has only their lanes.
+///
+/// What waits for the viewers is bounded (``HTTPLimits``): at most ``HTTPLimits/maxViewers`` viewers, at
+/// most ``HTTPLimits/viewerWrites`` writes each (the oldest go first), and at most
+/// ``HTTPLimits/maxViewerBytes`` bytes across them all: past that the slowest viewer (the one whose
+/// connection went longest without taking a write) is dropped, its writes freed at once, and its stream
+/// ends with an SSE comment saying why.
 final class EventHub: Sendable {
-    /// The most writes one viewer may have waiting (each up to ``batchLimit`` events); a viewer that
-    /// reads slower loses the oldest (its `seq` shows the gap; a viewer with a `topic` filter sees gaps
-    /// anyway, the events of other topics).
-    static let viewerBuffer = 256
+    /// What ``subscribe(filter:onDrop:)`` gave.
+    enum Subscription {
+        /// A viewer: its writes, from its `lanes` snapshot on.
+        case viewer(ViewerLease)
+        /// The hub is closed or the bridge's loop has ended.
+        case stopped
+        /// ``HTTPLimits/maxViewers`` viewers are following already.
+        case full(Int)
+    }
 
     private struct Viewer {
-        let continuation: AsyncStream<ByteBuffer>.Continuation
         /// The topics it follows; nil: every event.
         let filter: TopicPrefixes?
         /// The least `seq` of a snapshot that starts it (``EventTap/viewerJoined(filter:)``): an older
         /// one, asked for by another viewer, could be followed by events the loop built without it in view.
         let startsAtSeq: Int
+        /// Closes its connection once its last comment had time to go (a dropped viewer that does not read
+        /// would otherwise hold it).
+        let onDrop: @Sendable () -> Void
         /// False until its snapshot was sent: events before it are not its own.
         var started = false
         /// When its snapshot was last asked for (asked again if none came: a request made before the
         /// reader's socket joined the tap is lost, as ZeroMQ's PUB drops what nobody subscribed to yet).
         var askedAt = DispatchTime.now()
+        /// Writes waiting for its connection, oldest first, and their bytes.
+        var queue: Deque<ByteBuffer> = []
+        var queuedBytes = 0
+        /// When its connection last took a write (or it joined): the viewer that took none for longest is
+        /// the slowest.
+        var lastTaken = DispatchTime.now()
+        /// Its connection's writer, waiting for the next write (its queue is then empty).
+        var waiter: CheckedContinuation<ByteBuffer?, Never>?
+        /// Dropped: it is sent nothing more than what is queued (its last comment), then its stream ends.
+        var dropped = false
     }
 
     private struct State {
@@ -35,60 +59,203 @@ final class EventHub: Sendable {
         var nextId = 0
         var closed = false
         var readerRunning = false
+        /// Viewers counted but not yet added (they are joining the tap).
+        var joining = 0
+        /// Every viewer's ``Viewer/queuedBytes``, summed.
+        var bufferedBytes = 0
+
+        /// Viewers following (not dropped).
+        var following: Int { viewers.values.lazy.filter { !$0.dropped }.count }
+    }
+
+    /// A viewer dropped while the lock was held, to be told outside it.
+    private struct Drop {
+        let filter: TopicPrefixes?
+        let waiting: Int
+        let onDrop: @Sendable () -> Void
     }
 
     private let bridge: Bridge
     private let logger: Logger
+    private let limits: HTTPLimits
+    private let metrics: HTTPListenerMetrics
     private let state = Mutex(State())
 
-    init(bridge: Bridge, logger: Logger) {
+    init(bridge: Bridge, logger: Logger, limits: HTTPLimits = HTTPLimits()) {
         self.bridge = bridge
         self.logger = logger
+        self.limits = limits
+        metrics = bridge.metrics.http
     }
 
-    /// A new viewer's stream: its `lanes` snapshot first, then every event after it that `filter` shows
-    /// (nil: every event). Nil once the hub is closed or the bridge's loop has ended.
-    func subscribe(filter: TopicPrefixes?) -> AsyncStream<ByteBuffer>? {
-        guard bridge.live.phase != .stopped else { return nil }
-        let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(
-            bufferingPolicy: .bufferingNewest(Self.viewerBuffer))
+    /// A new viewer: its `lanes` snapshot first, then every event after it that `filter` shows (nil:
+    /// every event). `onDrop` is called if it is dropped for reading too slowly.
+    func subscribe(filter: TopicPrefixes?, onDrop: @escaping @Sendable () -> Void) -> Subscription {
+        guard bridge.live.phase != .stopped else { return .stopped }
+        let maxViewers = limits.maxViewers
+        let admitted = state.withLock { state -> Subscription? in
+            if state.closed { return .stopped }
+            if state.following + state.joining >= maxViewers { return .full(maxViewers) }
+            state.joining += 1
+            return nil
+        }
+        if let admitted {
+            if case .full = admitted { metrics.viewerRefused() }
+            return admitted
+        }
         // The loop sees the viewer before the hub does: no snapshot can start it earlier than it should.
         let startsAtSeq = bridge.tap.viewerJoined(filter: filter)
         let (id, startReader) = state.withLock { state -> (Int?, Bool) in
+            state.joining -= 1
             guard !state.closed else { return (nil, false) }
             let id = state.nextId
             state.nextId += 1
-            state.viewers[id] = Viewer(continuation: continuation, filter: filter, startsAtSeq: startsAtSeq)
+            state.viewers[id] = Viewer(filter: filter, startsAtSeq: startsAtSeq, onDrop: onDrop)
             let start = !state.readerRunning
             state.readerRunning = true
             return (id, start)
         }
         guard let id else {
             bridge.tap.viewerLeft(filter: filter)
-            return nil
+            return .stopped
         }
-        continuation.onTermination = { [weak self] _ in self?.remove(id) }
+        report()
         if startReader { startReading() }
         bridge.requestLanesSnapshot()
-        return stream
+        return .viewer(ViewerLease(hub: self, id: id))
     }
 
     /// Ends every viewer's stream and stops the reader (the listener is shutting down).
     func close() {
         let viewers = state.withLock { state -> [Viewer] in
             state.closed = true
+            state.bufferedBytes = 0
             defer { state.viewers.removeAll() }
             return Array(state.viewers.values)
         }
         for viewer in viewers {
-            bridge.tap.viewerLeft(filter: viewer.filter)
-            viewer.continuation.finish()
+            if !viewer.dropped { bridge.tap.viewerLeft(filter: viewer.filter) }
+            viewer.waiter?.resume(returning: nil)
+        }
+        report()
+    }
+
+    /// Viewer `id`'s next write, waiting for one; nil once its stream ends (dropped and its last comment
+    /// taken, gone, the hub closed, or the task cancelled).
+    func next(_ id: Int) async -> ByteBuffer? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<ByteBuffer?, Never>) in
+                let answer = state.withLock { state -> ByteBuffer?? in
+                    guard var viewer = state.viewers[id] else { return .some(nil) }
+                    defer { state.viewers[id] = viewer }
+                    if let first = viewer.queue.popFirst() {
+                        viewer.lastTaken = .now()
+                        viewer.queuedBytes -= first.readableBytes
+                        state.bufferedBytes -= first.readableBytes
+                        return .some(first)
+                    }
+                    if viewer.dropped || Task.isCancelled { return .some(nil) }
+                    viewer.waiter = continuation
+                    return .none
+                }
+                if let answer { continuation.resume(returning: answer) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<ByteBuffer?, Never>? in
+                defer { state.viewers[id]?.waiter = nil }
+                return state.viewers[id]?.waiter
+            }
+            waiter?.resume(returning: nil)
         }
     }
 
-    private func remove(_ id: Int) {
-        guard let removed = state.withLock({ $0.viewers.removeValue(forKey: id) }) else { return }
-        bridge.tap.viewerLeft(filter: removed.filter)
+    /// Forgets viewer `id` (its connection's answer ended), freeing what waited for it.
+    func remove(_ id: Int) {
+        guard
+            let removed = state.withLock({ state -> Viewer? in
+                guard let viewer = state.viewers.removeValue(forKey: id) else { return nil }
+                state.bufferedBytes -= viewer.queuedBytes
+                return viewer
+            })
+        else { return }
+        removed.waiter?.resume(returning: nil)
+        if !removed.dropped { bridge.tap.viewerLeft(filter: removed.filter) }
+        report()
+        if removed.queuedBytes >= Memory.trimAfterBytes { Memory.giveBack() }
+    }
+
+    /// The viewers and their waiting bytes, in `/metrics`.
+    private func report() {
+        let (count, bytes) = state.withLock { ($0.following, $0.bufferedBytes) }
+        metrics.setViewers(count, bufferedBytes: bytes)
+    }
+
+    /// Hands `buffer` to viewer `id`: to its waiting writer, else into its queue (its oldest write goes
+    /// past ``HTTPLimits/viewerWrites``). Called with the lock held; the caller enforces the total.
+    private static func deliver(_ buffer: ByteBuffer, to id: Int, in state: inout State, writes: Int) {
+        guard var viewer = state.viewers[id], !viewer.dropped else { return }
+        defer { state.viewers[id] = viewer }
+        if let waiter = viewer.waiter {
+            viewer.waiter = nil
+            viewer.lastTaken = .now()
+            waiter.resume(returning: buffer)
+            return
+        }
+        viewer.queue.append(buffer)
+        viewer.queuedBytes += buffer.readableBytes
+        state.bufferedBytes += buffer.readableBytes
+        if viewer.queue.count > writes, let oldest = viewer.queue.popFirst() {
+            viewer.queuedBytes -= oldest.readableBytes
+            state.bufferedBytes -= oldest.readableBytes
+        }
+    }
+
+    /// Drops the slowest viewers until the total is within ``HTTPLimits/maxViewerBytes``: of those with
+    /// writes waiting, the one whose connection went longest without taking one (the most waiting, of
+    /// two alike). Each one's queue is freed and replaced by a comment saying why. Called with the lock held.
+    private static func enforceTotal(in state: inout State, limits: HTTPLimits) -> [Drop] {
+        var drops: [Drop] = []
+        while state.bufferedBytes > limits.maxViewerBytes,
+            let slowest = state.viewers.filter({ !$0.value.dropped && $0.value.queuedBytes > 0 }).min(by: {
+                ($0.value.lastTaken.uptimeNanoseconds, -$0.value.queuedBytes)
+                    < ($1.value.lastTaken.uptimeNanoseconds, -$1.value.queuedBytes)
+            })
+        {
+            var viewer = slowest.value
+            state.bufferedBytes -= viewer.queuedBytes
+            drops.append(Drop(filter: viewer.filter, waiting: viewer.queuedBytes, onDrop: viewer.onDrop))
+            let comment = ByteBuffer(
+                string: ": dropped: this viewer read too slowly (\(viewer.queuedBytes) bytes were waiting for it; "
+                    + "the listener keeps at most \(limits.maxViewerBytes) for all viewers); "
+                    + "reconnect for a new snapshot\n\n")
+            viewer.queue = []
+            viewer.queuedBytes = 0
+            viewer.dropped = true
+            if let waiter = viewer.waiter {
+                viewer.waiter = nil
+                waiter.resume(returning: comment)
+            } else {
+                viewer.queue.append(comment)
+                viewer.queuedBytes = comment.readableBytes
+                state.bufferedBytes += comment.readableBytes
+            }
+            state.viewers[slowest.key] = viewer
+        }
+        return drops
+    }
+
+    /// Tells the tap, the log, the metrics and each dropped viewer's connection; gives the memory back.
+    private func settle(_ drops: [Drop]) {
+        guard !drops.isEmpty else { return }
+        for drop in drops {
+            bridge.tap.viewerLeft(filter: drop.filter)
+            metrics.viewerDropped()
+            logger.warning(
+                "/events: a viewer was dropped: it read too slowly",
+                metadata: ["waiting": "\(drop.waiting)", "limit": "\(limits.maxViewerBytes)"])
+            drop.onDrop()
+        }
+        Memory.giveBack()
     }
 
     private func startReading() {
@@ -168,17 +335,22 @@ final class EventHub: Sendable {
     /// Empty batches for the viewers started now: one for those without a filter, one a distinct filter.
     private func startedBatches() -> ViewerBatches {
         state.withLock { state in
-            ViewerBatches(filters: state.viewers.values.lazy.filter(\.started).map(\.filter))
+            ViewerBatches(filters: state.viewers.values.lazy.filter { $0.started && !$0.dropped }.map(\.filter))
         }
     }
 
     private func sendToStarted(_ batches: ViewerBatches) {
         guard let buffers = batches.buffers() else { return }
-        state.withLock { state in
-            for viewer in state.viewers.values where viewer.started {
-                if let buffer = buffers[viewer.filter] { viewer.continuation.yield(buffer) }
+        let writes = limits.viewerWrites
+        let limits = limits
+        let drops = state.withLock { state -> [Drop] in
+            for (id, viewer) in state.viewers where viewer.started {
+                if let buffer = buffers[viewer.filter] { Self.deliver(buffer, to: id, in: &state, writes: writes) }
             }
+            return Self.enforceTotal(in: &state, limits: limits)
         }
+        settle(drops)
+        report()
     }
 
     /// Starts the viewers waiting for a snapshot that this one may start (its `seq` is at least their
@@ -196,13 +368,18 @@ final class EventHub: Sendable {
         guard !filters.isEmpty else { return }
         let built = Dictionary(
             uniqueKeysWithValues: filters.map { ($0, Self.snapshot(topic: topic, snapshot, body: body, for: $0)) })
-        state.withLock { state in
+        let writes = limits.viewerWrites
+        let limits = limits
+        let drops = state.withLock { state -> [Drop] in
             for (id, viewer) in state.viewers where !viewer.started && viewer.startsAtSeq <= seq {
                 guard let buffer = built[viewer.filter] else { continue }  // joined meanwhile: its own comes
                 state.viewers[id]?.started = true
-                viewer.continuation.yield(buffer)
+                Self.deliver(buffer, to: id, in: &state, writes: writes)
             }
+            return Self.enforceTotal(in: &state, limits: limits)
         }
+        settle(drops)
+        report()
     }
 
     /// A `lanes` snapshot (`body`, read as `snapshot`) as a viewer with `filter` gets it: whole for a viewer
@@ -240,4 +417,36 @@ final class EventHub: Sendable {
         }
         out.append(contentsOf: "\n\n".utf8)
     }
+}
+
+/// One `/events` viewer as its answer holds it: its writes, one by one; the hub forgets it when the
+/// answer is done with it (written to the end, or dropped unwritten).
+final class ViewerLease: Sendable {
+    private let hub: EventHub
+    private let id: Int
+
+    init(hub: EventHub, id: Int) {
+        self.hub = hub
+        self.id = id
+    }
+
+    /// The next write; nil once the stream ends.
+    func next() async -> ByteBuffer? { await hub.next(id) }
+
+    deinit { hub.remove(id) }
+}
+
+/// Gives freed memory back to the system: glibc keeps what a burst of viewers' writes took, in its
+/// arenas, after it is freed; `malloc_trim` returns it (looked up at run time: Swift's Glibc module does
+/// not declare it, and a C library without it simply keeps its memory).
+enum Memory {
+    /// What a removed viewer must have had waiting for its removal to trim.
+    static let trimAfterBytes = 1 << 20
+
+    private typealias Trim = @convention(c) (Int) -> Int32
+    private static let trim: Trim? = dlsym(nil, "malloc_trim").map {
+        unsafeBitCast($0, to: Trim.self)
+    }
+
+    static func giveBack() { _ = trim?(0) }
 }

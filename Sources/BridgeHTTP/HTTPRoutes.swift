@@ -1,6 +1,7 @@
 import Bridge
 import Hummingbird
 import InterApp
+import NIOCore
 
 /// The listener's paths; each answers from what the bridge published, never by asking its loop.
 struct HTTPRoutes: Sendable {
@@ -9,10 +10,13 @@ struct HTTPRoutes: Sendable {
 
     let bridge: Bridge
     let hub: EventHub
+    /// How long a dropped `/events` viewer's connection stays open for its last comment.
+    let droppedViewerGrace: Duration
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<ListenerContext>) {
         let bridge = bridge
         let hub = hub
+        let grace = TimeAmount(droppedViewerGrace)
         router.get("/healthz") { _, _ in Self.health(bridge) }
         router.get("/readyz") { _, _ in Self.readiness(bridge) }
         router.get("/metrics") { _, _ in
@@ -20,22 +24,37 @@ struct HTTPRoutes: Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: bridge.metrics.render())))
         }
-        router.get("/events") { request, _ in
+        router.get("/events") { request, context in
             let filter: TopicPrefixes?
             do throws(QueryRefusal) {
                 filter = try Self.eventFilter(request.uri.queryParameters)
             } catch {
                 return Self.json(.badRequest, ["error": .string(error.message)])
             }
-            guard let stream = hub.subscribe(filter: filter) else {
+            let channel = context.channel
+            let subscription = hub.subscribe(filter: filter) {
+                _ = channel.eventLoop.scheduleTask(in: grace) { channel.close(promise: nil) }
+            }
+            let viewer: ViewerLease
+            switch subscription {
+            case .viewer(let lease):
+                viewer = lease
+            case .stopped:
                 return Self.json(.serviceUnavailable, ["status": .string("the bridge is not running")])
+            case .full(let most):
+                return Self.json(
+                    .serviceUnavailable,
+                    ["status": .string("\(most) viewers are following /events, the most taken; try again later")])
             }
             return Response(
                 status: .ok,
                 headers: [
                     .contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no",
                 ],
-                body: .init(asyncSequence: stream))
+                body: ResponseBody { writer in
+                    while let buffer = await viewer.next() { try await writer.write(buffer) }
+                    try await writer.finish(nil)
+                })
         }
         router.get("/") { _, _ in
             Response(

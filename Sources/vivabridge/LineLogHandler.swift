@@ -13,10 +13,22 @@ struct LineLogHandler: LogHandler {
     /// Shared by every logger of the process, so a reload changes them all at once.
     let threshold: LogThreshold
     var metadata: Logger.Metadata = [:]
+    /// A level set on this logger (`logger.logLevel = …`): this logger's alone, and only ever quieter
+    /// than the process's (the HTTP listener quietens Hummingbird's logger this way).
+    private var ownLevel: Logger.Level?
 
+    init(label: String, format: LogSettings.Format, threshold: LogThreshold) {
+        self.label = label
+        self.format = format
+        self.threshold = threshold
+    }
+
+    /// The process's level (`--log-level`, `log.level`, a reload), or this logger's own when it is
+    /// quieter. Setting it sets this logger's own: it never changes another logger's (v1.1 set the
+    /// process's, so the HTTP listener silenced every info and notice line).
     var logLevel: Logger.Level {
-        get { threshold.level }
-        set { threshold.level = newValue }
+        get { max(ownLevel ?? threshold.level, threshold.level) }
+        set { ownLevel = newValue }
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {

@@ -14,9 +14,7 @@ enum LogSetup {
         LoggingSystem.bootstrap { label in
             LineLogHandler(label: label, format: format, threshold: threshold)
         }
-        var logger = Logger(label: "vivabridge")
-        logger.logLevel = level
-        return logger
+        return Logger(label: "vivabridge")
     }
 }
 

@@ -75,7 +75,9 @@ struct RunCommand: AsyncParsableCommand {
             // Before the bridge in the group: shut down after it, so /readyz says "draining" meanwhile.
             services.append(
                 .init(
-                    service: HTTPListener(bridge: bridge, address: http, logger: logger) { bound in
+                    service: HTTPListener(
+                        bridge: bridge, address: http, hosts: configuration.httpHosts, logger: logger
+                    ) { bound in
                         Banner.printHTTP(bound)
                     }))
         }

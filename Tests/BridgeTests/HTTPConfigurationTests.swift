@@ -64,6 +64,32 @@ struct HTTPConfigurationTests {
         #expect(problems("http: 127.0.0.1:9556\n" + secured + lane).isEmpty)
     }
 
+    @Test(
+        "httpHosts: a list or one comma-separated value (VIVABRIDGE_HTTPHOSTS), kept in lower case; a port or a scheme is refused"
+    )
+    func hosts() throws {
+        #expect(try BridgeConfiguration.load(yaml: lane).httpHosts == [])
+        #expect(
+            try BridgeConfiguration.load(yaml: "httpHosts: [POS-Screen.local, 192.168.1.20, \"[fe80::1]\"]\n" + lane)
+                .httpHosts == ["pos-screen.local", "192.168.1.20", "fe80::1"])
+        let fromEnvironment = try BridgeConfiguration.load(
+            yaml: "httpHosts: [a.local]\n" + lane, environment: ["VIVABRIDGE_HTTPHOSTS": "wall.local, till-2.local"])
+        #expect(fromEnvironment.httpHosts == ["wall.local", "till-2.local"])
+        #expect(try BridgeConfiguration.load(yaml: lane, environment: ["VIVABRIDGE_HTTPHOSTS": ""]).httpHosts == [])
+        for bad in ["screen.local:9556", "http://screen.local", "scr een", "a..b"] {
+            let found = problems("httpHosts: [\"\(bad)\"]\n" + lane)
+            #expect(
+                found.count == 1 && found[0].hasPrefix("httpHosts: \"\(bad)\" is not a host name"), "\(bad): \(found)")
+        }
+        #expect(
+            problems("httpHosts: {a: b}\n" + lane) == [
+                "httpHosts: must be a list of host names (e.g. [pos-screen.local])"
+            ])
+        let running = try BridgeConfiguration.load(yaml: "httpHosts: [a.local]\n" + lane)
+        let candidate = try BridgeConfiguration.load(yaml: "httpHosts: [b.local]\n" + lane)
+        #expect(running.restartDifferences(to: candidate) == ["httpHosts"])
+    }
+
     @Test("a changed http address waits for a restart, and a reload says so")
     func reload() throws {
         let running = try BridgeConfiguration.load(yaml: "http: 127.0.0.1:9556\n" + lane)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZeroMQ
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -36,8 +37,99 @@ struct HTTPRunTests {
         }
         #expect(ready.status == 200)
         #expect(ready.body == #"{"lanes":{"lane-1":"up","lane-2":"up","lane-3":"up"}}"# + "\n")
+        // The listener quietens its own logger only: the process still logs at info (v1.1 went silent).
+        #expect(child.waitForErrorLine(containing: "http listening", timeout: 5) != nil, "\(child.errorOutput)")
+        #expect(child.waitForErrorLine(containing: "bridge listening", timeout: 5) != nil)
+        #expect(child.waitForErrorLine(containing: "lane link up", timeout: 5) != nil)
         child.signal(SIGTERM)
         #expect(child.waitForExit(timeout: 20) == 0)
+        #expect(child.errorOutput.contains("bridge stopped"), "logged after the listener had started")
+    }
+
+    @Test(
+        "3,000 bare connects to the HTTP port of a bridge with 256 descriptors: a new client's ping is answered, /healthz once they go"
+    )
+    func idleConnectsAtTheDescriptorLimit() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-http-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let child = try ChildProcess(
+            ["run"],
+            environment: [
+                "VIVABRIDGE_COMMAND": "tcp://127.0.0.1:*", "VIVABRIDGE_EVENTS": "tcp://127.0.0.1:*",
+                "VIVABRIDGE_HTTP": "127.0.0.1:0", "VIVABRIDGE_STATE": state.path,
+                "VIVABRIDGE_SIMULATOR_BASEPORT": String(try Self.freePortBase()),
+            ])
+        defer {
+            child.signal(SIGKILL)
+            _ = child.waitForExit(timeout: 20)
+        }
+        let line = try #require(child.waitForLine(containing: "vivabridge http: "), "\(child.errorOutput)")
+        let url = try #require(line.split(separator: " ").dropFirst(2).first.map(String.init))
+        let port = try #require(Int(url.split(separator: ":").last?.dropLast() ?? ""))
+        let commandLine = try #require(child.waitForLine(containing: "commands (ROUTER):"))
+        let command = try #require(commandLine.split(separator: " ").last.map(String.init))
+        #expect(child.waitForErrorLine(containing: "lane link up") != nil)
+        // The probe's machine: the bridge's soft descriptor limit well under the connects aimed at it.
+        var limit = rlimit(rlim_cur: 256, rlim_max: 256)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        typealias SetLimit =
+            @convention(c) (
+                pid_t, Int32, UnsafePointer<rlimit>?, UnsafeMutablePointer<rlimit>?
+            ) -> Int32
+        let prlimit = unsafeBitCast(try #require(dlsym(nil, "prlimit")), to: SetLimit.self)
+        try #require(
+            prlimit(child.process.processIdentifier, resource, &limit, nil) == 0,
+            "prlimit: errno \(errno)")
+        var own = rlimit()
+        _ = getrlimit(resource, &own)
+        if own.rlim_cur < 5000, own.rlim_max >= 5000 {
+            own.rlim_cur = 5000
+            _ = setrlimit(resource, &own)
+        }
+
+        var idle: [Int32] = []
+        defer { for descriptor in idle { close(descriptor) } }
+        for _ in 0..<3000 {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard descriptor >= 0 else { break }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            idle.append(descriptor)
+        }
+        #expect(idle.count == 3000)
+        Thread.sleep(forTimeInterval: 1)
+
+        let context = try Context()
+        defer { context.terminate() }
+        let client = try Socket(context, .dealer)
+        defer { client.close() }
+        // Well within the listener's idle timeout (10 s), which would free the descriptors by itself.
+        try client.setReceiveTimeout(3000)
+        try client.connect(command)
+        try client.send([Array(#"{"id":"while-flooded","action":"ping"}"#.utf8)])
+        let reply = try client.receive().flatMap { $0.last }.map { String(decoding: $0, as: UTF8.self) }
+        #expect(reply?.contains(#""outcome":"success""#) == true, "a new client's ping: \(reply ?? "no reply")")
+
+        for descriptor in idle { close(descriptor) }
+        idle.removeAll()
+        var health = try? Self.get(url + "healthz")
+        for _ in 0..<50 where health?.status != 200 {
+            Thread.sleep(forTimeInterval: 0.2)
+            health = try? Self.get(url + "healthz")
+        }
+        #expect(health?.status == 200, "/healthz once the connects are gone")
+        let metrics = try Self.get(url + "metrics")
+        #expect(metrics.body.contains("vivabridge_http_connections "), "the gauge is scraped")
+        #expect(child.errorOutput.contains("http: new connections wait until one closes"), "and it said so")
     }
 
     @Test("an HTTP port in use ends the start with exit 1 and a line naming http and VIVABRIDGE_HTTP")

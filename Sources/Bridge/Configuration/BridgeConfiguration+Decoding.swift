@@ -46,6 +46,7 @@ extension BridgeConfiguration {
             config.insecure = value
         }
         if let value = take("http", HTTPAddress.decode) { config.http = value }
+        if let value = take("httpHosts", HTTPAddress.decodeHosts) { config.httpHosts = value }
         let defaults = config.terminal
         if let value = take(
             "terminal",

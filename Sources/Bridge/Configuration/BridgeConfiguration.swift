@@ -48,6 +48,9 @@ public struct BridgeConfiguration: Sendable, Equatable {
     /// Where the HTTP listener (health, metrics, the lanes page) listens, `host:port` (port 0: any free
     /// port); nil (the default, or `off`) turns it off. Loopback only unless ``insecure``.
     public var http: HTTPAddress?
+    /// Further names the HTTP listener answers to in a request's `Host` (lower case, no port), besides
+    /// its own address and the loopback names: a reverse proxy's, a name the store's screens use.
+    public var httpHosts: [String] = []
 
     /// Creates a configuration of defaults with no lanes.
     public init() {}

@@ -27,6 +27,8 @@ public final class BridgeMetrics: Sendable {
     let callbacks: [CallbackKind: CoreMetrics.Counter]
     let commandDurations: [String: AtomicHistogram]
     let journalCommit = AtomicHistogram(bounds: BridgeMetrics.commitBounds)
+    /// The HTTP listener's own figures; the listener sets them, the bridge's loop never does.
+    public let http: HTTPListenerMetrics
 
     /// What a callback from a relay turned out to be.
     enum CallbackKind: String, CaseIterable {
@@ -57,6 +59,7 @@ public final class BridgeMetrics: Sendable {
             })
         commandDurations = Dictionary(
             uniqueKeysWithValues: (Self.actions + ["other"]).map { ($0, AtomicHistogram(bounds: Self.commandBounds)) })
+        http = HTTPListenerMetrics(factory: factory)
     }
 
     private static func laneGauge(_ lane: String, factory: PrometheusMetricsFactory) -> CoreMetrics.Gauge {
@@ -107,4 +110,45 @@ public final class BridgeMetrics: Sendable {
         guard let action, actions.contains(action) else { return "other" }
         return action
     }
+}
+
+/// What the HTTP listener reports in `/metrics` (docs/OPERATIONS.md, "Metrics"): its connections, its
+/// `/events` viewers and what they have waiting, the viewers it dropped or refused, and the requests it
+/// refused for their `Host`. Every sample exists from the start, at 0.
+public final class HTTPListenerMetrics: Sendable {
+    private let connections: CoreMetrics.Gauge
+    private let viewers: CoreMetrics.Gauge
+    private let viewerBytes: CoreMetrics.Gauge
+    private let viewersDropped: CoreMetrics.Counter
+    private let viewersRefused: CoreMetrics.Counter
+    private let misdirected: CoreMetrics.Counter
+
+    init(factory: PrometheusMetricsFactory) {
+        connections = CoreMetrics.Gauge(label: "vivabridge_http_connections", factory: factory)
+        viewers = CoreMetrics.Gauge(label: "vivabridge_http_viewers", factory: factory)
+        viewerBytes = CoreMetrics.Gauge(label: "vivabridge_http_viewer_buffered_bytes", factory: factory)
+        viewersDropped = CoreMetrics.Counter(label: "vivabridge_http_viewers_dropped_total", factory: factory)
+        viewersRefused = CoreMetrics.Counter(label: "vivabridge_http_viewers_refused_total", factory: factory)
+        misdirected = CoreMetrics.Counter(label: "vivabridge_http_misdirected_total", factory: factory)
+        for gauge in [connections, viewers, viewerBytes] { gauge.record(0) }
+    }
+
+    /// `vivabridge_http_connections`: connections open now.
+    public func setConnections(_ count: Int) { connections.record(count) }
+
+    /// `vivabridge_http_viewers` and `vivabridge_http_viewer_buffered_bytes`: `/events` viewers now, and the
+    /// bytes waiting for them (each viewer's, summed).
+    public func setViewers(_ count: Int, bufferedBytes: Int) {
+        viewers.record(count)
+        viewerBytes.record(bufferedBytes)
+    }
+
+    /// `vivabridge_http_viewers_dropped_total`: a viewer dropped for reading too slowly.
+    public func viewerDropped() { viewersDropped.increment() }
+
+    /// `vivabridge_http_viewers_refused_total`: a viewer refused because the most were following.
+    public func viewerRefused() { viewersRefused.increment() }
+
+    /// `vivabridge_http_misdirected_total`: a request answered 421 for its `Host`.
+    public func requestMisdirected() { misdirected.increment() }
 }

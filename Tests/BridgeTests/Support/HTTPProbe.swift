@@ -10,11 +10,16 @@ final class RunningListener: Sendable {
     let port: Int
     private let task: Task<Void, any Error>
 
-    /// Starts `HTTPListener` for `bridge` on `127.0.0.1:0` and waits until it listens.
-    init(bridge: Bridge, logger: Logger = Logger(label: "http-test")) async throws {
+    /// Starts `HTTPListener` for `bridge` on `127.0.0.1:0` (answering `hosts` too, within `limits`) and
+    /// waits until it listens.
+    init(
+        bridge: Bridge, hosts: [String] = [], limits: HTTPLimits = HTTPLimits(),
+        logger: Logger = Logger(label: "http-test")
+    ) async throws {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let listener = HTTPListener(
-            bridge: bridge, address: HTTPAddress(host: "127.0.0.1", port: 0), logger: logger
+            bridge: bridge, address: HTTPAddress(host: "127.0.0.1", port: 0), hosts: hosts, limits: limits,
+            logger: logger
         ) { continuation.yield($0.port) }
         task = Task { try await listener.run() }
         var iterator = ports.makeAsyncIterator()
@@ -36,10 +41,13 @@ enum HTTPProbe {
         let body: String
     }
 
-    /// `GET path` on loopback `port`; the whole answer (Connection: close). The blocking I/O runs on a
-    /// thread of its own: the listener's handlers need Swift's few cooperative threads meanwhile.
-    static func get(_ path: String, port: Int, timeoutMs: Int = 10_000) async throws -> Answer {
-        try await offPool { try getBlocking(path, port: port, timeoutMs: timeoutMs) }
+    /// `GET path` on loopback `port` with `Host: host` (none when nil); the whole answer (Connection:
+    /// close). The blocking I/O runs on a thread of its own: the listener's handlers need Swift's few
+    /// cooperative threads meanwhile.
+    static func get(_ path: String, port: Int, host: String? = "127.0.0.1", timeoutMs: Int = 10_000) async throws
+        -> Answer
+    {
+        try await offPool { try getBlocking(path, port: port, host: host, timeoutMs: timeoutMs) }
     }
 
     /// Runs `work` on a Dispatch thread, off the cooperative pool.
@@ -49,9 +57,9 @@ enum HTTPProbe {
         }
     }
 
-    private static func getBlocking(_ path: String, port: Int, timeoutMs: Int) throws -> Answer {
+    private static func getBlocking(_ path: String, port: Int, host: String?, timeoutMs: Int) throws -> Answer {
         let connection = try LoopbackHTTP(port: port, timeoutMs: timeoutMs)
-        try connection.get(path, closing: true)
+        try connection.get(path, closing: true, host: host)
         return try parse(connection.receiveAll())
     }
 
@@ -92,7 +100,7 @@ enum HTTPProbe {
         return lines
     }
 
-    private static func parse(_ bytes: [UInt8]) throws -> Answer {
+    static func parse(_ bytes: [UInt8]) throws -> Answer {
         let text = String(decoding: bytes, as: UTF8.self)
         guard let split = text.range(of: "\r\n\r\n") else { throw ProbeError.io("no HTTP head in \(text)") }
         let head = text[..<split.lowerBound].split(separator: "\r\n")
