@@ -18,7 +18,7 @@ import ZeroMQ
 /// connection went longest without taking a write) is dropped, its writes freed at once, and its stream
 /// ends with an SSE comment saying why.
 final class EventHub: Sendable {
-    /// What ``subscribe(filter:onDrop:)`` gave.
+    /// What ``subscribe(filter:closeLater:)`` gave.
     enum Subscription {
         /// A viewer: its writes, from its `lanes` snapshot on.
         case viewer(ViewerLease)
@@ -34,9 +34,9 @@ final class EventHub: Sendable {
         /// The least `seq` of a snapshot that starts it (``EventTap/viewerJoined(filter:)``): an older
         /// one, asked for by another viewer, could be followed by events the loop built without it in view.
         let startsAtSeq: Int
-        /// Closes its connection once its last comment had time to go (a dropped viewer that does not read
-        /// would otherwise hold it).
-        let onDrop: @Sendable () -> Void
+        /// Closes its connection once its last write had time to go: a viewer dropped, or still connected
+        /// at shutdown, that does not read would otherwise hold it (and hold up the listener's stop).
+        let closeLater: @Sendable () -> Void
         /// False until its snapshot was sent: events before it are not its own.
         var started = false
         /// When its snapshot was last asked for (asked again if none came: a request made before the
@@ -72,7 +72,7 @@ final class EventHub: Sendable {
     private struct Drop {
         let filter: TopicPrefixes?
         let waiting: Int
-        let onDrop: @Sendable () -> Void
+        let closeLater: @Sendable () -> Void
     }
 
     private let bridge: Bridge
@@ -89,8 +89,9 @@ final class EventHub: Sendable {
     }
 
     /// A new viewer: its `lanes` snapshot first, then every event after it that `filter` shows (nil:
-    /// every event). `onDrop` is called if it is dropped for reading too slowly.
-    func subscribe(filter: TopicPrefixes?, onDrop: @escaping @Sendable () -> Void) -> Subscription {
+    /// every event). `closeLater` closes its connection after a grace: called when it is dropped for reading
+    /// too slowly, or when the hub closes.
+    func subscribe(filter: TopicPrefixes?, closeLater: @escaping @Sendable () -> Void) -> Subscription {
         guard bridge.live.phase != .stopped else { return .stopped }
         let maxViewers = limits.maxViewers
         let admitted = state.withLock { state -> Subscription? in
@@ -110,7 +111,7 @@ final class EventHub: Sendable {
             guard !state.closed else { return (nil, false) }
             let id = state.nextId
             state.nextId += 1
-            state.viewers[id] = Viewer(filter: filter, startsAtSeq: startsAtSeq, onDrop: onDrop)
+            state.viewers[id] = Viewer(filter: filter, startsAtSeq: startsAtSeq, closeLater: closeLater)
             let start = !state.readerRunning
             state.readerRunning = true
             return (id, start)
@@ -136,6 +137,7 @@ final class EventHub: Sendable {
         for viewer in viewers {
             if !viewer.dropped { bridge.tap.viewerLeft(filter: viewer.filter) }
             viewer.waiter?.resume(returning: nil)
+            viewer.closeLater()
         }
         report()
     }
@@ -223,7 +225,7 @@ final class EventHub: Sendable {
         {
             var viewer = slowest.value
             state.bufferedBytes -= viewer.queuedBytes
-            drops.append(Drop(filter: viewer.filter, waiting: viewer.queuedBytes, onDrop: viewer.onDrop))
+            drops.append(Drop(filter: viewer.filter, waiting: viewer.queuedBytes, closeLater: viewer.closeLater))
             let comment = ByteBuffer(
                 string: ": dropped: this viewer read too slowly (\(viewer.queuedBytes) bytes were waiting for it; "
                     + "the listener keeps at most \(limits.maxViewerBytes) for all viewers); "
@@ -253,7 +255,7 @@ final class EventHub: Sendable {
             logger.warning(
                 "/events: a viewer was dropped: it read too slowly",
                 metadata: ["waiting": "\(drop.waiting)", "limit": "\(limits.maxViewerBytes)"])
-            drop.onDrop()
+            drop.closeLater()
         }
         Memory.giveBack()
     }

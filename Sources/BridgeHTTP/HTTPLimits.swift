@@ -23,8 +23,9 @@ public struct HTTPLimits: Sendable {
     public var maxViewerBytes = 64 << 20
     /// The most writes one viewer may have waiting; past it it loses its oldest (its `seq` shows the gap).
     public var viewerWrites = 256
-    /// How long a dropped viewer's connection stays open for its last comment before it is closed.
-    public var droppedViewerGrace: Duration = .seconds(2)
+    /// How long a dropped viewer's connection (at shutdown, any viewer's) stays open for its last write
+    /// before it is closed.
+    public var viewerCloseGrace: Duration = .seconds(2)
 
     /// The defaults above.
     public init() {}

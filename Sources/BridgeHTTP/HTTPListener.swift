@@ -39,7 +39,7 @@ public struct HTTPListener: Service {
         let hub = EventHub(bridge: bridge, logger: logger, limits: limits)
         let router = Router(context: ListenerContext.self)
         router.add(middleware: HostCheck(address: address, hosts: hosts, metrics: bridge.metrics.http))
-        HTTPRoutes(bridge: bridge, hub: hub, droppedViewerGrace: limits.droppedViewerGrace).add(to: router)
+        HTTPRoutes(bridge: bridge, hub: hub, viewerCloseGrace: limits.viewerCloseGrace).add(to: router)
         let gate = ConnectionGateState(limits: limits, metrics: bridge.metrics.http, logger: logger)
         let listening = Atomic<Bool>(false)
         let address = address

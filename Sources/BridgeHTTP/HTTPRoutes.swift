@@ -10,13 +10,13 @@ struct HTTPRoutes: Sendable {
 
     let bridge: Bridge
     let hub: EventHub
-    /// How long a dropped `/events` viewer's connection stays open for its last comment.
-    let droppedViewerGrace: Duration
+    /// How long a dropped `/events` viewer's connection (at shutdown, any viewer's) stays open for its last write.
+    let viewerCloseGrace: Duration
 
     func add(to router: Router<ListenerContext>) {
         let bridge = bridge
         let hub = hub
-        let grace = TimeAmount(droppedViewerGrace)
+        let grace = TimeAmount(viewerCloseGrace)
         router.get("/healthz") { _, _ in Self.health(bridge) }
         router.get("/readyz") { _, _ in Self.readiness(bridge) }
         router.get("/metrics") { _, _ in

@@ -43,14 +43,11 @@ struct HostCheck: RouterMiddleware {
             return try await next(request, context)
         }
         metrics.requestMisdirected()
-        let named = request.head.authority.map { "\"\($0)\"" } ?? "no Host"
-        return HTTPRoutes.json(
-            .misdirectedRequest,
-            [
-                "error": .string(
-                    "\(named) is not a name of this listener; use localhost or its address, or add the name to httpHosts"
-                )
-            ])
+        let names = "localhost or its address, or a name in httpHosts"
+        let message =
+            request.head.authority.map { "\"\($0)\" is not a name of this listener; use \(names)" }
+            ?? "a request needs a Host naming this listener: \(names)"
+        return HTTPRoutes.json(.misdirectedRequest, ["error": .string(message)])
     }
 
     /// Whether `host` (as ``name(ofAuthority:)`` gives it) names this listener for a connection that

@@ -38,7 +38,7 @@ struct EventViewerLimitsTests {
         let harness = try BridgeHarness.lanes(.ios)
         var limits = HTTPLimits()
         limits.maxViewerBytes = 1 << 20  // well above one gathering window's write, as in a store
-        limits.droppedViewerGrace = .seconds(60)  // time to read what is left; the next test sees the close
+        limits.viewerCloseGrace = .seconds(60)  // time to read what is left; the next test sees the close
         let listener = try await RunningListener(bridge: harness.bridge, limits: limits)
         var stalled: [RawConnection] = []
         for index in 0..<8 {
@@ -104,7 +104,7 @@ struct EventViewerLimitsTests {
         let harness = try BridgeHarness.lanes(.ios)
         var limits = HTTPLimits()
         limits.maxViewerBytes = 16 << 10
-        limits.droppedViewerGrace = .milliseconds(300)
+        limits.viewerCloseGrace = .milliseconds(300)
         let listener = try await RunningListener(bridge: harness.bridge, limits: limits)
         let stalled = try await Self.viewer(port: listener.port, receiveBuffer: Self.receiveBuffer)
         let box = Unchecked(harness)
@@ -128,6 +128,34 @@ struct EventViewerLimitsTests {
         #expect(harness.bridge.tap.viewers == 0)
         #expect(await stalled.drained(until: nil, timeoutMs: 10_000).closed, "closed, once what was sent is read")
         await listener.stop()
+    }
+
+    @Test("a viewer that does not read does not hold up the listener's stop")
+    func stalledViewerAtStop() async throws {
+        let harness = try BridgeHarness.lanes(.ios)
+        let listener = try await RunningListener(bridge: harness.bridge)
+        let stalled = try await Self.viewer(port: listener.port, receiveBuffer: Self.receiveBuffer)
+        let box = Unchecked(harness)
+        // Sales until writes wait for it in the listener: its connection's write is then stuck.
+        let sales = try await HTTPProbe.offPool { () throws -> Int in
+            var sales = 0
+            while sales < 20_000,
+                Scrape(box.value.bridge.metrics.render()).value("vivabridge_http_viewer_buffered_bytes") < 100_000
+            {
+                _ = try box.value.call(saleJSON(id: "t-\(sales)", lane: "lane-1", amount: 100))
+                sales += 1
+            }
+            return sales
+        }
+        #expect(Scrape(harness.bridge.metrics.render()).value("vivabridge_http_viewer_buffered_bytes") >= 100_000)
+        let stopped = StopFlag()
+        Task {
+            await listener.stop()
+            stopped.set()
+        }
+        // Its connection is closed 2 s after the listener starts stopping (the grace for a last write).
+        #expect(try await HTTPLimitsTests.waitUntil(seconds: 10) { stopped.isSet }, "after \(sales) sales")
+        stalled.close()
     }
 
     /// A stalled viewer's receive buffer: small, so that it fills soon, but several segments of loopback's
@@ -190,6 +218,12 @@ final class FollowingViewer: Sendable {
         stopping.store(true, ordering: .relaxed)
         done.wait()
     }
+}
+
+private final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
 }
 
 private final class UncheckedBox<T>: @unchecked Sendable {

@@ -29,7 +29,7 @@ struct HTTPHostTests {
         }
         let missing = try await HTTPProbe.get("/healthz", port: port, host: nil)
         #expect(missing.status == 421, "no Host at all")
-        #expect(missing.body.contains("no Host is not a name of this listener"), "\(missing.body)")
+        #expect(missing.body.contains("a request needs a Host naming this listener"), "\(missing.body)")
 
         let rebound = try await HTTPProbe.get("/events", port: port, host: "attacker.example:\(port)")
         #expect(rebound.status == 421)

@@ -3,11 +3,14 @@ import BridgeClient
 import BridgeHTTP
 import Foundation
 import Logging
+import ServiceLifecycle
 import Testing
 
-/// An HTTP listener for a test's bridge, run as its service runs it, on a free loopback port.
+/// An HTTP listener for a test's bridge, run as its service runs it (in a service group), on a free
+/// loopback port.
 final class RunningListener: Sendable {
     let port: Int
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     /// Starts `HTTPListener` for `bridge` on `127.0.0.1:0` (answering `hosts` too, within `limits`) and
@@ -21,14 +24,18 @@ final class RunningListener: Sendable {
             bridge: bridge, address: HTTPAddress(host: "127.0.0.1", port: 0), hosts: hosts, limits: limits,
             logger: logger
         ) { continuation.yield($0.port) }
-        task = Task { try await listener.run() }
+        let group = ServiceGroup(services: [listener], logger: logger)
+        self.group = group
+        task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         port = try #require(await iterator.next(), "the HTTP listener never listened")
     }
 
-    /// Stops the listener (as a cancelled service).
+    /// Stops the listener as `run`'s SIGTERM does: a graceful shutdown, which closes the listening socket
+    /// before the connections. (A cancelled server can still accept a connection it no longer hands on,
+    /// and swift-nio traps on the channel it dropped: a test that leaves connects waiting would crash.)
     func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 }
