@@ -17,7 +17,7 @@ struct ListenerContext: RequestContext {
 
 /// Answers 421 Misdirected Request to a request whose `Host` does not name this listener: a page that
 /// DNS rebinding pointed at 127.0.0.1 sends its own name, and reads nothing (docs/SECURITY.md, "The HTTP
-/// listener"). Taken: a loopback name (`localhost`, an address in 127.0.0.0/8, `::1`), the listener's
+/// listener"). Taken: a loopback name (``Loopback/isLoopback(host:)``), the listener's
 /// configured host, the address the connection reached, and `httpHosts`. The port is not compared.
 struct HostCheck: RouterMiddleware {
     typealias Context = ListenerContext
@@ -53,7 +53,7 @@ struct HostCheck: RouterMiddleware {
     /// Whether `host` (as ``name(ofAuthority:)`` gives it) names this listener for a connection that
     /// reached `local`.
     func takes(_ host: String, arrivedAt local: SocketAddress?) -> Bool {
-        if names.contains(host) || Self.isLoopbackName(host) { return true }
+        if names.contains(host) || Loopback.isLoopback(host: host) { return true }
         guard let bytes = Self.addressBytes(host), let ip = local?.ipAddress else { return false }
         return bytes == Self.addressBytes(ip)
     }
@@ -73,21 +73,6 @@ struct HostCheck: RouterMiddleware {
             host = host[..<colon]
         }
         return HTTPAddress.hostName(host)
-    }
-
-    /// `localhost`, an IPv4 address in 127.0.0.0/8 written in full (`127.0.0.1`, not `127.1`), or `::1`
-    /// (an IPv4-mapped loopback address too). Names are never taken by their first characters:
-    /// `127.attacker.example` is no address.
-    static func isLoopbackName(_ host: String) -> Bool {
-        if host == "localhost" { return true }
-        guard let bytes = addressBytes(host) else { return false }
-        switch bytes.count {
-        case 4: return bytes[0] == 127
-        case 16:
-            if bytes == [UInt8](repeating: 0, count: 15) + [1] { return true }
-            return bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
-        default: return false
-        }
     }
 
     /// The bytes of an IPv4 address in dotted-decimal form or of an IPv6 address; nil for anything else.
