@@ -182,6 +182,26 @@ struct PostgresJournalTests {
         #expect(try Self.rows("SELECT value FROM meta WHERE key = 'epoch'", in: url) == [["2"]])
     }
 
+    @Test("a commit retried is written once; a sequence another command holds fails the whole commit")
+    func sequenceClash() throws {
+        let url = try PostgresCluster.shared().createDatabase()
+        let journal = try JournalStores.open(url, sync: .normal)
+        defer { journal.close() }
+        func row(_ id: String) -> StoredCommand {
+            StoredCommand(
+                id: id, lane: "lane-1", action: "sale", fingerprint: "{}", clientTransactionId: id, state: .accepted,
+                createdMs: 1, seq: 1)
+        }
+        try journal.commit([.insert(row("first"))])
+        try journal.commit([.insert(row("first"))])
+        #expect(try Self.rows("SELECT id FROM command_log", in: url) == [["first"]])
+        let callback = JournalEntry.callback(
+            lane: "lane-1", atMs: 2, fields: "{}", matchedId: nil, commandSeq: nil, disposition: "orphan")
+        #expect(throws: (any Error).self) { try journal.commit([callback, .insert(row("other"))]) }
+        #expect(try Self.rows("SELECT id FROM command_log", in: url) == [["first"]])
+        #expect(try Self.rows("SELECT COUNT(*) FROM callbacks", in: url) == [["0"]], "a failed commit left rows")
+    }
+
     @Test("PostgreSQL's migrations have SQLite's names, in the same order")
     func migrationNames() {
         #expect(PostgresMigrations.known == JournalMigrations.known)

@@ -116,7 +116,8 @@ enum PostgresJournalSQL {
     /// Everything one commit writes, in one statement (one round trip, atomic): the commands accepted (`$1`),
     /// the outcomes given (`$2`), the callbacks received (`$3`), the lanes whose batch closed (`$4`) and the
     /// batches opened (`$5`). A command already in the log under its sequence (a commit retried after its
-    /// answer was lost) is not written twice.
+    /// answer was lost) is not written twice; a sequence another id already holds fails the whole statement
+    /// (two writers, or a log the bridge did not read at start: never a command silently dropped).
     static let commit = """
         WITH accepted AS (\(append("command_log", commandColumns, parameter: 1)) ON CONFLICT (seq) DO NOTHING),
         outcomes AS (\(append("outcome_log", outcomeColumns, parameter: 2))),
@@ -125,7 +126,9 @@ enum PostgresJournalSQL {
         opened AS (\(append("batches", batchColumns, parameter: 5))
             ON CONFLICT (lane) DO UPDATE SET name = EXCLUDED.name, batch_id = EXCLUDED.batch_id,
             opened_ms = EXCLUDED.opened_ms, automatic = EXCLUDED.automatic)
-        SELECT 1
+        SELECT CAST('journal sequence ' || c.seq || ' is already another command''s (' || c.id || ')' AS INTEGER)
+        FROM jsonb_array_elements($1::jsonb) AS t(r) JOIN command_log c ON c.seq = (r->>0)::BIGINT
+        WHERE c.id <> r->>1
         """
 
     // MARK: Reads: SQLite's statements, numbered
