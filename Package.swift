@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     ],
     targets: [
         .systemLibrary(
@@ -64,6 +66,10 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                // The journal on PostgreSQL (`journal: postgresql://...`).
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -102,6 +108,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "LoopbackPorts", path: "Tests/LoopbackPorts", swiftSettings: strict),
+        // A PostgreSQL 15 cluster the tests start themselves (for the journal on PostgreSQL).
+        .target(
+            name: "TestPostgres", dependencies: ["LoopbackPorts"], path: "Tests/TestPostgres", swiftSettings: strict),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "LoopbackPorts"], swiftSettings: strict),
         .testTarget(
             name: "InterAppTests",
@@ -117,6 +126,7 @@ let package = Package(
             name: "BridgeTests",
             dependencies: [
                 "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ZeroMQ", "InterApp", "LoopbackPorts",
+                "TestPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

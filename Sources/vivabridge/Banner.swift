@@ -10,7 +10,7 @@ enum Banner {
             "  events   (PUB):    \(bound.events)",
         ]
         if let pull = bound.commandPull { lines.append("  commands (PULL):   \(pull)") }
-        lines.append("  journal:          \(configuration.journal)")
+        lines.append("  journal:          \(JournalStores.location(of: configuration.journal))")
         for lane in configuration.lanes {
             lines.append("  lane \(lane.id) (\(lane.platform.rawValue)) -> \(lane.endpoint)")
         }

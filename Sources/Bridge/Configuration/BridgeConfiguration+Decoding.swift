@@ -31,7 +31,7 @@ extension BridgeConfiguration {
         if let value = take("events", { v throws(ConfigurationError) in try endpoint(v, "events") }) {
             config.events = value
         }
-        if let value = take("journal", { v throws(ConfigurationError) in try nonEmpty(v, "journal") }) {
+        if let value = take("journal", { v throws(ConfigurationError) in try journal(v) }) {
             config.journal = value
         }
         if let value = take("journalSync", journalSync) { config.journalSync = value }
@@ -251,6 +251,14 @@ extension BridgeConfiguration {
     }
     static func scalar(_ tree: ConfigTree, _ key: String) throws(ConfigurationError) -> String {
         guard case .scalar(let text) = tree else { throw ConfigurationError(key: key, "must be a single value") }
+        return text
+    }
+
+    /// A journal file's path, or a PostgreSQL URL of a well-formed address without a password (it is not
+    /// connected to here).
+    private static func journal(_ tree: ConfigTree) throws(ConfigurationError) -> String {
+        let text = try nonEmpty(tree, "journal")
+        if PostgresAddress.isURL(text) { _ = try PostgresAddress(url: text) }
         return text
     }
 

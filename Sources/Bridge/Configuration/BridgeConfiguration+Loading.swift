@@ -16,9 +16,11 @@ extension BridgeConfiguration {
     /// The keys a lane may hold besides the terminal keys.
     static let laneKeys: [String] = ["id", "endpoint", "platform", "relayPublicKey", "relayPublicKeyFile"]
 
-    /// `VIVABRIDGE_` variables that belong to the tools, not to the configuration: never refused.
+    /// `VIVABRIDGE_` variables that belong to the tools, not to the configuration: never refused. (The
+    /// journal's PostgreSQL password, `VIVABRIDGE_JOURNAL_PASSWORD`, is read but never a key.)
     public static let toolEnvironmentNames: Set<String> = [
         "VIVABRIDGE_STATE", "VIVABRIDGE_SIMULATOR_BASEPORT", "VIVABRIDGE_CONTRACT_RECORD",
+        "VIVABRIDGE_JOURNAL_PASSWORD",
     ]
 
     /// Reads a configuration file, then applies `VIVABRIDGE_…` environment overrides; throws the first

@@ -81,7 +81,7 @@ final class BridgeLoop {
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
-        journal = try Journal(path: configuration.journal, sync: configuration.journalSync)
+        journal = try JournalStores.open(configuration.journal, sync: configuration.journalSync)
         writer = try JournalWriter(committer: try journal.makeCommitter(), context: context, metrics: metrics.shared)
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
@@ -91,7 +91,11 @@ final class BridgeLoop {
         try correlator.restore()
 
         Self.warnIfInsecure(configuration, logger: logger)
-        if let exposure = Journal.exposureWarning(of: configuration.journal) { logger.warning("\(exposure)") }
+        if !PostgresAddress.isURL(configuration.journal),
+            let exposure = Journal.exposureWarning(of: configuration.journal)
+        {
+            logger.warning("\(exposure)")
+        }
         let own = try Self.bindOwnSockets(
             context: context, configuration: configuration, controlEndpoint: controlEndpoint,
             tapEndpoint: observation.tap.endpoint)

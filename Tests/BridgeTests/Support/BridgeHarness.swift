@@ -24,10 +24,14 @@ final class BridgeHarness {
 
     /// Starts simulated lanes, then a bridge connected to them, then a client and a subscriber, and
     /// waits until every lane's link is up.
+    ///
+    /// - Parameter journal: the `journal:` value (a PostgreSQL URL, ``PostgresCluster/createDatabase()``); by
+    ///   default a SQLite file in `journalFolder`.
     init(
         lanes: [SimulatedLane],
         clock: ManualBridgeClock? = nil,
         journalFolder: URL? = nil,
+        journal: String? = nil,
         configure: (inout BridgeConfiguration) -> Void = { _ in }
     ) throws {
         context = try Context()
@@ -40,7 +44,7 @@ final class BridgeHarness {
         var configuration = BridgeConfiguration()
         configuration.command = "tcp://127.0.0.1:*"
         configuration.events = "tcp://127.0.0.1:*"
-        configuration.journal = folder.appendingPathComponent("journal.sqlite").path
+        configuration.journal = journal ?? folder.appendingPathComponent("journal.sqlite").path
         configuration.abortGraceMs = 300
         configuration.terminal.merchantKey = "SECRET-MERCHANT-KEY-1234"
         configuration.lanes = lanes.map { lane in

@@ -1,0 +1,221 @@
+import PostgresNIO
+import Synchronization
+
+/// The journal in a PostgreSQL database (`journal: postgresql://USER@HOST:PORT/DBNAME`): SQLite's log schema
+/// and look-ups, behind the same seam (``JournalStore``).
+///
+/// The store's connection serves the loop's reads and its occasional writes (a retried commit, the epoch,
+/// retention), each a blocking call from the loop's thread; the journal writer commits on a connection of its
+/// own (``PostgresCommitter``), every turn it takes in one statement. Ids are found from memory
+/// (``CommandIndex``, rebuilt at open by one pass along `command_log`), as on SQLite.
+final class PostgresJournal: JournalStore {
+    let address: PostgresAddress
+    var location: String { address.location }
+    private let link: PostgresLink
+    /// Where each command id sits in the log: see ``mayHold(id:)`` and ``command(id:)``.
+    private(set) var index = CommandIndex()
+    /// The sequence the next accepted command gets.
+    private var nextSequence: Int64 = 1
+
+    /// Connects, refuses a journal of a newer vivabridge, creates or migrates the schema, and reads every
+    /// command's id into memory.
+    ///
+    /// - Throws: ``JournalError`` naming the database (never its password) and what went wrong.
+    init(address: PostgresAddress) throws {
+        self.address = address
+        do {
+            link = try PostgresLink(address: address, role: "journal")
+        } catch {
+            throw JournalError(
+                path: address.location,
+                "cannot connect: \(PostgresProblem(error, address: address)). Check that PostgreSQL runs and "
+                    + "listens there, that the user and database exist, and the password "
+                    + "(\(PostgresAddress.passwordVariables.joined(separator: " or ")))")
+        }
+        do {
+            try PostgresMigrations.migrate(link)
+            (index, nextSequence) = try Self.readIndex(link)
+        } catch let error as JournalError {
+            link.close()
+            throw error
+        } catch {
+            link.close()
+            throw JournalError(path: address.location, "cannot be opened: \(error)")
+        }
+    }
+
+    /// Every command's id and sequence, at open: one pass along the log's key, rows handled as they arrive.
+    private static func readIndex(_ link: PostgresLink) throws -> (CommandIndex, next: Int64) {
+        let count = try link.query("SELECT COUNT(*) FROM command_log").first?.decode(Int64.self) ?? 0
+        let state = Mutex((index: CommandIndex(capacity: max(1 << 16, Int(count + count / 4))), last: Int64(0)))
+        try link.forEachRow("SELECT seq, id FROM command_log ORDER BY seq") { row in
+            let (seq, id) = try row.decode((Int64, String).self)
+            state.withLock { state in
+                state.index.insert(id, at: seq)
+                state.last = seq
+            }
+        }
+        return state.withLock { ($0.index, $0.last + 1) }
+    }
+
+    func nextEpoch() throws -> Int {
+        Int(try link.query(PostgresJournalSQL.nextEpoch).first?.decode(Int64.self) ?? 0)
+    }
+
+    /// A connection of the journal writer's own.
+    func makeCommitter() throws -> any JournalCommitter {
+        PostgresCommitter(link: try PostgresLink(address: address, role: "writer"))
+    }
+
+    /// No file to lose: a lost connection is opened again at the next call, and until then reads and commits
+    /// fail as a failed SQLite write does (`journal_unavailable`, retried each second).
+    func fileProblem() -> String? { nil }
+
+    func close() { link.close() }
+
+    deinit { close() }
+
+    // MARK: Writes
+
+    func admit(id: String) -> Int64 {
+        let sequence = nextSequence
+        nextSequence += 1
+        index.insert(id, at: sequence)
+        return sequence
+    }
+
+    func commit(_ entries: [JournalEntry]) throws {
+        guard !entries.isEmpty else { return }
+        let placed = entries.map { entry -> JournalEntry in
+            switch entry {
+            case .insert(var row) where row.seq == nil:
+                row.seq = admit(id: row.id)
+                return .insert(row)
+            case .final(var row, let summary, let late, let at) where row.seq == nil:
+                row.seq = index.candidates(for: row.id).first
+                return .final(row, summary: summary, late: late, atMs: at)
+            default:
+                return entry
+            }
+        }
+        try Self.write([placed], on: link)
+    }
+
+    /// Writes every turn's entries in one statement: atomic, one round trip.
+    static func write(_ turns: [[JournalEntry]], on link: PostgresLink) throws {
+        let rows = PostgresCommitRows(turns)
+        guard !rows.isEmpty else { return }
+        try link.query(PostgresJournalSQL.commit, rows.binds)
+    }
+
+    // MARK: Reads
+
+    func mayHold(id: String) -> Bool { index.mayContain(id) }
+
+    func command(id: String) throws -> StoredCommand? {
+        // Read even when memory knows of none: a journal that cannot be read must throw rather than answer "none".
+        let candidates = index.candidates(for: id)
+        for seq in candidates.isEmpty ? [0] : candidates {
+            if let found = try stored(PostgresJournalSQL.commandBySeq, seq).first, found.id == id { return found }
+        }
+        return nil
+    }
+
+    func lateCommand(lane: String, action: String, clientTransactionId: String, success: Bool) throws
+        -> StoredCommand?
+    {
+        try stored(
+            success ? PostgresJournalSQL.lateForSuccess : PostgresJournalSQL.lateForOther, lane, clientTransactionId,
+            action
+        ).first
+    }
+
+    func preAuth(lane: String, orderCode: String) throws -> String? {
+        try link.query(PostgresJournalSQL.preAuthByOrderCode, Self.binds(lane, orderCode)).first?.decode(String.self)
+    }
+
+    func unknownCommands(lane: String, action: String) throws -> [StoredCommand] {
+        try stored(PostgresJournalSQL.unknownOfAction, lane, action)
+    }
+
+    func outstanding() throws -> [StoredCommand] { try stored(PostgresJournalSQL.outstanding) }
+
+    func openBatches() throws -> [String: OpenBatch] {
+        var batches: [String: OpenBatch] = [:]
+        for row in try link.query("SELECT lane, name, batch_id, opened_ms, automatic FROM batches") {
+            let (lane, name, id, opened, automatic) = try row.decode((String, String?, String?, Int64, Int32).self)
+            batches[lane] = OpenBatch(name: name, id: id, openedAtMs: opened, automatic: automatic != 0)
+        }
+        return batches
+    }
+
+    func unknownCount() throws -> Int {
+        Int(try link.query(PostgresJournalSQL.unknownCount).first?.decode(Int64.self) ?? 0)
+    }
+
+    func outcomeCounts(sinceMs: Int64) throws -> TodayOutcomes.Counts {
+        var counts: TodayOutcomes.Counts = [:]
+        for row in try link.query(PostgresJournalSQL.outcomeCounts, Self.binds(sinceMs)) {
+            let (action, outcome, count) = try row.decode((String, String, Int64).self)
+            counts[action, default: [:]][outcome] = Int(count)
+        }
+        return counts
+    }
+
+    // MARK: Retention
+
+    func pruneCommands(cutoffMs: Int64, limit: Int) throws -> Int {
+        try link.query(PostgresJournalSQL.pruneCommands, Self.binds(cutoffMs, Int64(limit))).count
+    }
+
+    func pruneCallbacks(cutoffMs: Int64, after: Int64, limit: Int) throws -> (removed: Int, next: Int64?) {
+        guard
+            let row = try link.query(PostgresJournalSQL.pruneCallbacks, Self.binds(cutoffMs, after, Int64(limit)))
+                .first
+        else { return (0, nil) }
+        let (looked, older, last, removed) = try row.decode((Int64, Bool, Int64?, Int64).self)
+        // Over when it reached the last callback, or when every one it looked at was received after the cutoff.
+        let next: Int64? = looked < limit || !older ? nil : last
+        return (Int(removed), next)
+    }
+
+    // MARK: Helpers
+
+    /// The stored commands a statement over the `commands` view returns (its ``JournalSQL/storedColumns``).
+    private func stored(_ sql: String, _ values: any PostgresDynamicTypeEncodable...) throws -> [StoredCommand] {
+        var binds = PostgresBindings(capacity: values.count)
+        for value in values { binds.append(value) }
+        return try link.query(sql, binds).map(Self.stored)
+    }
+
+    private static func stored(_ row: PostgresRow) throws -> StoredCommand {
+        let (
+            seq, id, lane, action, fingerprint, clientTransactionId, state, outcome, reply, deadline, created, client
+        ) =
+            try row.decode(
+                (Int64, String, String?, String, String, String?, String, String?, String?, Int64?, Int64, String?)
+                    .self)
+        return StoredCommand(
+            id: id, lane: lane, action: action, fingerprint: fingerprint, clientTransactionId: clientTransactionId,
+            state: RecordState(rawValue: state) ?? .accepted, outcome: outcome, reply: reply, deadlineMs: deadline,
+            createdMs: created, client: client, seq: seq)
+    }
+
+    private static func binds(_ values: any PostgresDynamicTypeEncodable...) -> PostgresBindings {
+        var binds = PostgresBindings(capacity: values.count)
+        for value in values { binds.append(value) }
+        return binds
+    }
+}
+
+/// PostgreSQL's ``JournalCommitter``: a connection of the journal writer's own; each call, every turn it is
+/// given, is one statement, so one transaction (group commit, as on SQLite).
+final class PostgresCommitter: JournalCommitter {
+    private let link: PostgresLink
+
+    init(link: PostgresLink) { self.link = link }
+
+    func commit(_ turns: [[JournalEntry]]) throws { try PostgresJournal.write(turns, on: link) }
+
+    func close() { link.close() }
+}

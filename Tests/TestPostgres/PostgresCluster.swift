@@ -1,0 +1,138 @@
+import Foundation
+import LoopbackPorts
+
+/// A PostgreSQL 15 cluster of the tests' own (Debian's `postgresql` package, `scripts/setup-deps`): `initdb`
+/// into a temporary folder, `pg_ctl start` on a free loopback port with trust authentication on loopback, one
+/// for the whole test process (``shared()``), stopped when the process exits. Each test takes a database of
+/// its own (``createDatabase()``).
+///
+/// The server refuses to run as root: as root (CI), `initdb` and `pg_ctl` run as the `postgres` user, in a
+/// folder it owns.
+public final class PostgresCluster: Sendable {
+    /// The package's binaries: PostgreSQL 15's (Debian 12), else the newest version installed.
+    public static let binaries: String = {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init)
+        let chosen = versions.contains(15) ? 15 : versions.max() ?? 15
+        return "\(root)/\(chosen)/bin"
+    }()
+    /// The cluster's port on 127.0.0.1.
+    public let port: Int
+    /// The temporary folder holding the data directory, the log and the server's socket.
+    public let folder: String
+    private var dataDirectory: String { folder + "/data" }
+
+    /// Why the cluster could not be started or used, with what the command said.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The process's cluster, started at the first call and stopped when the process exits.
+    public static func shared() throws -> PostgresCluster { try started.get() }
+
+    private static let started: Result<PostgresCluster, any Error> = Result {
+        let cluster = try PostgresCluster()
+        atexit { try? PostgresCluster.shared().stop() }
+        return cluster
+    }
+
+    private init() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.binaries + "/pg_ctl") else {
+            throw Failure(
+                description: "no PostgreSQL at \(Self.binaries): run scripts/setup-deps (it installs postgresql)")
+        }
+        folder = try Self.makeFolder()
+        let held = try LoopbackPort(listening: false)
+        port = Int(held.endpoint.split(separator: ":").last!)!
+        try Self.asServerUser([
+            Self.binaries + "/initdb", "-D", folder + "/data", "-U", "postgres", "--auth=trust", "--no-sync",
+            "--encoding=UTF8", "--locale=C",
+        ])
+        held.release()
+        // No fsync: a test cluster need not survive a power loss, and its commits are then cheap.
+        let options = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        try Self.asServerUser([
+            Self.binaries + "/pg_ctl", "start", "-w", "-t", "60", "-D", folder + "/data", "-l", folder + "/server.log",
+            "-o", options,
+        ])
+    }
+
+    /// A temporary folder the server's user owns (0700).
+    private static func makeFolder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-pg-\(UUID().uuidString.prefix(8))"
+        ).path
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if geteuid() == 0 { try run(["/bin/chown", "postgres:postgres", folder]) }
+        return folder
+    }
+
+    /// A new, empty database; returns its journal URL (`postgresql://postgres@127.0.0.1:PORT/NAME`).
+    public func createDatabase() throws -> String {
+        let name = "journal_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "_"))"
+        try psql("CREATE DATABASE \(name)", database: "postgres")
+        return url(database: name)
+    }
+
+    /// The journal URL of `database`.
+    public func url(database: String) -> String { "postgresql://postgres@127.0.0.1:\(port)/\(database)" }
+
+    /// Runs `sql` with `psql` on `database` (the name, or a URL of this cluster); returns its unaligned output.
+    @discardableResult
+    public func psql(_ sql: String, database: String) throws -> String {
+        let name = database.split(separator: "/").last.map(String.init) ?? database
+        return try Self.run([
+            Self.binaries + "/psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p",
+            "\(port)",
+            "-U", "postgres", "-d", name, "-c", sql,
+        ])
+    }
+
+    /// Stops the server (fast shutdown) and removes its folder.
+    public func stop() throws {
+        try Self.asServerUser([Self.binaries + "/pg_ctl", "stop", "-w", "-m", "fast", "-D", dataDirectory])
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Runs `arguments` as the `postgres` user when this process is root, else as itself.
+    private static func asServerUser(_ arguments: [String]) throws {
+        try run(geteuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + arguments : arguments)
+    }
+
+    /// Closes every descriptor but 0, 1 and 2, then runs its arguments: the server `pg_ctl` starts would
+    /// otherwise keep the test process's sockets and pipes open as long as it runs (Foundation's `Process`
+    /// passes them on), and a socket a test closes would stay open for its peer.
+    private static let closingDescriptors =
+        #"for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done; exec "$@""#
+
+    /// Runs a command to its end; returns its output (standard output and error), or throws with it when it
+    /// fails. The output goes to a file: ``closingDescriptors`` keeps 1 and 2, which the server's shell sets
+    /// to its log anyway.
+    @discardableResult
+    private static func run(_ command: [String]) throws -> String {
+        let arguments = ["/bin/bash", "-c", closingDescriptors, "bash"] + command
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("pg-run-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw Failure(description: "cannot create \(output.path)")
+        }
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        guard process.terminationStatus == 0 else {
+            throw Failure(
+                description: "\(command.joined(separator: " ")) exited \(process.terminationStatus): \(text)")
+        }
+        return text
+    }
+}
