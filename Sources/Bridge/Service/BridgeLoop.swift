@@ -91,7 +91,7 @@ final class BridgeLoop {
         try correlator.restore()
 
         Self.warnIfInsecure(configuration, logger: logger)
-        if let exposure = Journal.exposureWarning(of: configuration.journal) { logger.warning("\(exposure)") }
+        Self.warnIfJournalExposed(configuration.journal, logger: logger)
         let own = try Self.bindOwnSockets(
             context: context, configuration: configuration, controlEndpoint: controlEndpoint,
             tapEndpoint: observation.tap.endpoint)
@@ -286,7 +286,7 @@ final class BridgeLoop {
                     let grace = configuration.shutdownGraceMs
                     let inFlight = correlator.outstandingCount
                     logger.notice(
-                        "draining: \(inFlight) command(s) in flight, given up to \(grace % 1000 == 0 ? "\(grace / 1000) s" : "\(grace) ms") (shutdownGraceMs) to end; new terminal commands are refused (shutting_down)",
+                        "draining: the commands in flight are given up to shutdownGraceMs to end; new terminal commands are refused (shutting_down)",
                         metadata: ["inFlight": "\(inFlight)", "graceMs": "\(grace)"])
                 }
             case .stop?:
@@ -347,18 +347,20 @@ final class BridgeLoop {
     /// (``LaneLink/Drop/backOff(wasUp:retryIn:)``): notice for the first failure in a row, then info, so
     /// that an endpoint that is not a relay does not flood the log.
     private func backedOff(_ link: LaneLink, wasUp: Bool, retryIn: Duration) {
-        let when = "connecting anew in \(Int((retryIn / .seconds(1)).rounded(.up))) s"
-        let metadata: Logger.Metadata = ["lane": "\(link.lane)", "endpoint": "\(link.endpoint)"]
+        let metadata: Logger.Metadata = [
+            "lane": "\(link.lane)", "endpoint": "\(link.endpoint)",
+            "retrySeconds": "\(Int((retryIn / .seconds(1)).rounded(.up)))",
+        ]
         if wasUp {
             correlator.linkReset(link.lane)
             logger.log(
                 level: link.isFirstFailure ? .notice : .info,
-                "link to the relay dropped right after it came up; \(when)", metadata: metadata)
+                "link to the relay dropped right after it came up; connecting anew after a pause", metadata: metadata)
         } else {
             correlator.handshakeFailed(link.lane)
             logger.log(
                 level: link.isFirstFailure ? .notice : .info,
-                "lane link failed before it came up: the endpoint did not complete a ZeroMQ handshake (not a relay, or a relay holding another key?); \(when)",
+                "lane link failed before it came up: the endpoint did not complete a ZeroMQ handshake (not a relay, or a relay holding another key?); connecting anew after a pause",
                 metadata: metadata)
         }
     }
