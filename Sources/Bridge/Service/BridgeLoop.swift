@@ -34,9 +34,6 @@ final class BridgeLoop {
     var linksByLane: [String: LaneLink] = [:]
     /// Every socket the loop reads, with what reads it.
     let sockets: LoopSockets
-    /// Set by a `stop` control word: the loop ends after this turn.
-    private var stopRequested = false
-    private var shutdownDeadlineMs: Int64?
     /// What waits for a journal write that failed (docs/RELIABILITY.md, "Disk full"): journaled, in order,
     /// before any of it is carried out.
     var held = HeldTurns()
@@ -142,7 +139,6 @@ final class BridgeLoop {
             pulse.beat()
             if pending.count >= Self.maxPendingTurns { waitForWriter() }
             try sockets.turn(timeoutMilliseconds: pollTimeout())
-            running = !stopRequested
             let now = clock.nowMs()
             let ticked = now - lastTickMs >= Self.tickMs || (nextDueMs.map { $0 <= now } ?? false)
             if ticked {
@@ -162,14 +158,12 @@ final class BridgeLoop {
             }
             flushTap()
             nextDueMs = correlator.nextDueMs()
-            if let deadline = shutdownDeadlineMs, correlator.outstandingCount == 0 || clock.nowMs() >= deadline {
-                if correlator.outstandingCount > 0 {
-                    logger.warning(
-                        "shutdown grace over; outstanding commands stay in the journal for the next start",
-                        metadata: ["count": "\(correlator.outstandingCount)"])
-                }
-                running = false
+            if let left = correlator.shutdownTurnEnded(nowMs: clock.nowMs()), left > 0 {
+                logger.warning(
+                    "shutdown grace over; outstanding commands stay in the journal for the next start",
+                    metadata: ["count": "\(left)"])
             }
+            running = !correlator.phase.isStopping
         }
         stoppedCleanly = true
     }
@@ -279,18 +273,16 @@ final class BridgeLoop {
         while let frames = try? control.receive(wait: false) {
             switch frames.first.flatMap({ ControlWord(rawValue: String(decoding: $0, as: UTF8.self)) }) {
             case .shutdown?:
-                if shutdownDeadlineMs == nil {
-                    correlator.beginShutdown()
+                let grace = configuration.shutdownGraceMs
+                if correlator.beginShutdown(deadlineMs: clock.nowMs() + Int64(grace)) {
                     observation.live.set(.draining)
-                    shutdownDeadlineMs = clock.nowMs() + Int64(configuration.shutdownGraceMs)
-                    let grace = configuration.shutdownGraceMs
                     let inFlight = correlator.outstandingCount
                     logger.notice(
                         "draining: the commands in flight are given up to shutdownGraceMs to end; new terminal commands are refused (shutting_down)",
                         metadata: ["inFlight": "\(inFlight)", "graceMs": "\(grace)"])
                 }
             case .stop?:
-                stopRequested = true
+                correlator.stopNow()
                 return
             case .reloadLanes?:
                 if let lanes = laneReloads.take() { correlator.reloadLanes(lanes) }
