@@ -8,7 +8,7 @@ extension BridgeLoop {
             guard let removed = try retention.tick(journal: journal, nowMs: clock.nowMs()) else { return }
             logger.log(
                 level: removed.commands + removed.callbacks > 0 ? .info : .debug,
-                "journal retention: removed the finished commands and the callbacks older than its days",
+                "journal retention: removed the finished commands and the callbacks older than journalRetentionDays",
                 metadata: [
                     "commands": "\(removed.commands)", "callbacks": "\(removed.callbacks)", "days": "\(retention.days)",
                 ])
