@@ -37,8 +37,8 @@ final class ConfigurationReload: @unchecked Sendable {
         guard problems.all.isEmpty else {
             let listed = problems.all.map(\.description).joined(separator: "; ")
             logger.error(
-                "SIGHUP: \(file) refused, the running configuration is unchanged: \(problems.all.count) problem(s): \(listed)"
-            )
+                "SIGHUP: configuration file refused, the running configuration is unchanged",
+                metadata: ["file": "\(file)", "count": "\(problems.all.count)", "problems": "\(listed)"])
             return "running; the last reload was refused (see the log)"
         }
         applyLogLevel(candidate.log.level, logger: logger)
@@ -46,11 +46,11 @@ final class ConfigurationReload: @unchecked Sendable {
         var waiting = applyLanes(candidate, logger: logger)
         waiting += running.restartDifferences(to: candidate)
         if waiting.isEmpty {
-            logger.notice("SIGHUP: \(file) reloaded")
+            logger.notice("SIGHUP: configuration file reloaded", metadata: ["file": "\(file)"])
         } else {
             logger.notice(
-                "SIGHUP: \(file) reloaded; these changes take effect at the next restart: \(waiting.joined(separator: "; "))"
-            )
+                "SIGHUP: configuration file reloaded; some changes take effect at the next restart",
+                metadata: ["file": "\(file)", "atRestart": "\(waiting.joined(separator: "; "))"])
         }
         return "running; configuration reloaded"
     }
@@ -61,7 +61,9 @@ final class ConfigurationReload: @unchecked Sendable {
         let differences = running.laneDifferences(to: candidate)
         guard !differences.isEmpty else { return [] }
         guard running.canReloadLanes(to: candidate) else { return differences.phrases }
-        logger.notice("SIGHUP: \(differences.phrases.joined(separator: "; ")); applying them now")
+        logger.notice(
+            "SIGHUP: applying the lane changes now",
+            metadata: ["changes": "\(differences.phrases.joined(separator: "; "))"])
         bridge.reloadLanes(candidate.lanes)
         running.lanes = candidate.lanes
         running.terminal = candidate.terminal
@@ -76,18 +78,20 @@ final class ConfigurationReload: @unchecked Sendable {
         running.security?.clients = new.clients
         if old.clients != new.clients {
             let names = Set(new.clients.map(\.name)).sorted().joined(separator: ", ")
-            logger.notice("SIGHUP: the allow-list now holds \(new.clients.count) key(s): \(names)")
+            logger.notice(
+                "SIGHUP: the allow-list changed", metadata: ["count": "\(new.clients.count)", "clients": "\(names)"])
         }
     }
 
     private func applyLogLevel(_ name: String, logger: Logger) {
         guard let level = Logger.Level(rawValue: name), level != LogSetup.threshold.level else { return }
         if levelFromFlag {
-            logger.notice("SIGHUP: log.level \(name) in the file ignored: --log-level set the level")
+            logger.notice(
+                "SIGHUP: log.level in the file ignored: --log-level set the level", metadata: ["level": "\(name)"])
             return
         }
         LogSetup.threshold.level = level
         running.log.level = name
-        logger.notice("SIGHUP: log level now \(name)")
+        logger.notice("SIGHUP: log level changed", metadata: ["level": "\(name)"])
     }
 }

@@ -31,13 +31,15 @@ enum ProcessSignals {
             }
             if stopping {
                 logger.warning(
-                    "second \(signal) during the graceful shutdown: stopping at once; commands in flight stay in the journal"
-                )
+                    "second signal during the graceful shutdown: stopping at once; commands in flight stay in the journal",
+                    metadata: ["signal": "\(signal)"])
                 exit(1)
             }
             stopping = true
             notifier.stopping("shutting down gracefully after \(signal)")
-            logger.notice("\(signal) received: shutting down gracefully (send it again to stop at once)")
+            logger.notice(
+                "signal received: shutting down gracefully (send it again to stop at once)",
+                metadata: ["signal": "\(signal)"])
             await group.triggerGracefulShutdown()
         }
     }

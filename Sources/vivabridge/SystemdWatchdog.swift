@@ -23,7 +23,8 @@ enum SystemdWatchdog {
             } else if !silent {
                 silent = true
                 logger.error(
-                    "the bridge's loop has not turned for \(allowance) ms: the systemd watchdog is no longer fed")
+                    "the bridge's loop has not turned within the watchdog allowance: the systemd watchdog is no longer fed",
+                    metadata: ["allowanceMs": "\(allowance)"])
             }
         }
     }

@@ -40,7 +40,8 @@ struct HostileRelayTests {
             url: "interapp-callback://result?status=success&action=sale&clientTransactionId=victim&amount=1200")
         let reply = try harness.reply(to: "victim")
         #expect(reply.string("outcome") == "success")
-        #expect(harness.logs.text.contains("a command of lane lane-1"))
+        #expect(
+            harness.logs.hasLine(containingAll: ["relay named a command that is not outstanding", #""owner": lane-1"#]))
     }
 
     @Test("not_opened after opened is a contradiction: counted, and the sale still ends by its callback")

@@ -21,8 +21,8 @@ struct JournalExposureTests {
         let warning = harness.logs.text.split(separator: "\n").first {
             $0.contains("the journal can be read by users other than")
         }
-        #expect(warning?.contains("\(journal) (0644)") == true, "\(harness.logs.text)")
-        #expect(warning?.contains("chmod 600 \(journal)") == true)
+        #expect(warning?.contains(#""files": \#(journal) (0644)"#) == true, "\(harness.logs.text)")
+        #expect(warning?.contains(#""fix": chmod 600 \#(journal)"#) == true)
     }
 
     @Test("a journal the bridge created (0600) gets no warning")

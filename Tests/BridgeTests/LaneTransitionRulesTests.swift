@@ -177,8 +177,10 @@ struct LaneTransitionRulesTests {
     func shutdown() throws {
         let rig = try CorrelatorRig()
         try rig.commit(rig.receive(saleJSON(id: "s-1", lane: "lane-1", amount: 100)))
-        rig.correlator.beginShutdown()
-        #expect(rig.correlator.shuttingDown)
+        let began = rig.correlator.beginShutdown(deadlineMs: 10_000)
+        let beganAgain = rig.correlator.beginShutdown(deadlineMs: 20_000)
+        #expect(began && !beganAgain, "draining begins once")
+        #expect(rig.correlator.phase == .draining(deadlineMs: 10_000))
         let refused = rig.receive(saleJSON(id: "s-2", lane: "lane-1", amount: 100))
         #expect(try Self.code(refused) == "shutting_down")
         #expect(CorrelatorRig.sends(refused).isEmpty)

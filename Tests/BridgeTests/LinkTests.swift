@@ -16,7 +16,7 @@ struct LinkTests {
         #expect(down.string("outcome") == "undeliverable")
         // Link up, link down and undeliverable each name the lane and its endpoint (OPERATIONS.md section 5).
         let endpoint = harness.configuration.lanes[0].endpoint
-        for text in ["lane link up", "lane link down", "sale ended undeliverable"] {
+        for text in ["lane link up", "lane link down", "command ended undeliverable or unknown"] {
             let line = try #require(harness.logs.waitForLine(containing: text), "no line: \(text)")
             #expect(line.contains(#""lane": lane-1"#) && line.contains(#""endpoint": \#(endpoint)"#), "\(line)")
         }

@@ -27,7 +27,9 @@ struct LiveLaneTests {
         var lanes = harness.configuration.lanes
         lanes[0].endpoint = relayB
         harness.bridge.reloadLanes(lanes)
-        #expect(harness.logs.waitForLine(containing: "lane lane-1 changed by the reload; it waits") != nil)
+        #expect(
+            harness.logs.waitForLine(containingAll: ["lane changed by the reload; it waits", #""lane": lane-1"#]) != nil
+        )
         let busy = try harness.call(saleJSON(id: "meanwhile", lane: "lane-1", amount: 100))
         #expect(busy.object("error")?.string("code") == "lane_busy")
         #expect(other.helloCount(lane: "relay-b") == 0, "the new link was made before the sale ended")
@@ -67,7 +69,9 @@ struct LiveLaneTests {
         #expect(harness.simulator.waitForPhase(lane: "lane-2", .cardPresentment, timeout: .seconds(10)))
 
         harness.bridge.reloadLanes(harness.configuration.lanes.filter { $0.id == "lane-1" })
-        #expect(harness.logs.waitForLine(containing: "lane lane-2 removed by the reload; it waits") != nil)
+        #expect(
+            harness.logs.waitForLine(containingAll: ["lane removed by the reload; it waits", #""lane": lane-2"#]) != nil
+        )
         let abort = try harness.call(#"{"id":"abort-removed","lane":"lane-2","action":"abort"}"#)
         #expect(abort.object("error")?.string("code") == "unknown_lane")
 
@@ -133,15 +137,19 @@ struct LiveLaneTests {
         #expect(harness.simulator.waitForPhase(lane: "lane-2", .cardPresentment, timeout: .seconds(10)))
 
         harness.bridge.reloadLanes(harness.configuration.lanes.filter { $0.id == "lane-1" })
-        #expect(harness.logs.waitForLine(containing: "lane lane-2 removed by the reload; it waits") != nil)
+        #expect(
+            harness.logs.waitForLine(containingAll: ["lane removed by the reload; it waits", #""lane": lane-2"#]) != nil
+        )
         harness.bridge.reloadLanes(harness.configuration.lanes)
-        #expect(harness.logs.waitForLine(containing: "lane lane-2 is back in the reloaded configuration") != nil)
+        #expect(
+            harness.logs.waitForLine(containingAll: ["lane is back in the reloaded configuration", #""lane": lane-2"#])
+                != nil)
 
         #expect(harness.simulator.release(lane: "lane-2"))
         #expect(try harness.reply(to: "kept").string("outcome") == "success")
         harness.simulator.setBehaviour(LaneBehaviour(), lane: "lane-2")
         #expect(try harness.call(saleJSON(id: "again", lane: "lane-2", amount: 800)).string("outcome") == "success")
-        #expect(!harness.logs.text.contains("lane lane-2 removed by the reload: its link"))
+        #expect(!harness.logs.hasLine(containingAll: ["lane removed by the reload: its link", #""lane": lane-2"#]))
         #expect(harness.simulator.helloCount(lane: "lane-2") == 1, "the link was made anew")
     }
 }

@@ -127,10 +127,15 @@ struct RunLifecycleTests {
         try client.send([Array(#"{"id":"held","lane":"lane-1","action":"sale","amount":100}"#.utf8)])
         #expect(bridge.simulator.waitForURLs(lane: "lane-1", count: 1, timeout: .seconds(10)))
         bridge.child.signal(SIGTERM)
-        #expect(bridge.child.waitForErrorLine(containing: "SIGTERM received: shutting down gracefully") != nil)
+        #expect(
+            bridge.child.waitForErrorLine(containingAll: [
+                "signal received: shutting down gracefully", "signal=SIGTERM",
+            ])
+                != nil)
         let line = bridge.child.waitForErrorLine(containing: "draining", timeout: 10)
         #expect(
-            line?.contains("draining: 1 command(s) in flight, given up to 2 s (shutdownGraceMs) to end") == true,
+            line?.contains("given up to shutdownGraceMs to end") == true && line?.contains("graceMs=2000") == true
+                && line?.contains("inFlight=1") == true,
             "\(line ?? bridge.child.errorOutput)")
         #expect(line?.contains("notice") == true, "\(line ?? "")")
         #expect(bridge.child.waitForExit(timeout: 20) == 0)

@@ -250,8 +250,11 @@ extension Correlator {
         guard let mark = action.spec.refund else { return }
         let amount = final.result?["amount"]?.intValue ?? requested
         logger.notice(
-            "\(mark.key) refund: \(mark.note)",
-            metadata: ["id": "\(id)", "lane": "\(lane.id)", "amount": "\(amount.map(String.init) ?? "-")"])
+            "money given back to a card",
+            metadata: [
+                "id": "\(id)", "lane": "\(lane.id)", "refund": "\(mark.key)",
+                "amount": "\(amount.map(String.init) ?? "-")",
+            ])
         final.refund = [mark.key: .bool(true), "amount": amount.map { .number(JSONNumber($0)) } ?? .null]
     }
 

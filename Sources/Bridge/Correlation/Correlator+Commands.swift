@@ -37,7 +37,7 @@ extension Correlator {
             Rejection(code, message, id: command.id, lane: terminal.lane, action: command.action)
         }
         if joinKnown(command, from: target) { return }
-        guard !shuttingDown else {
+        guard phase.isRunning else {
             reject(rejection(.shuttingDown, "the bridge is shutting down; send it again once it is back"), to: target)
             return
         }

@@ -63,9 +63,10 @@ extension Correlator {
         }
         if final.outcome == .undeliverable || final.outcome == .unknown {
             logger.notice(
-                "\(record.action.rawValue) ended \(final.outcome.rawValue)",
+                "command ended undeliverable or unknown",
                 metadata: [
-                    "id": "\(record.id)", "lane": "\(record.lane)",
+                    "id": "\(record.id)", "lane": "\(record.lane)", "action": "\(record.action.rawValue)",
+                    "outcome": "\(final.outcome.rawValue)",
                     "endpoint": "\(lanes[record.lane]?.configuration.endpoint ?? "-")",
                     "why": "\(final.message ?? "-")",
                 ])

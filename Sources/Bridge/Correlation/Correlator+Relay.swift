@@ -93,10 +93,12 @@ extension Correlator {
     private func ownRecord(_ ref: String, frame: RelayMessage.Kind, lane: LaneState) -> CommandRecord? {
         if let record = store.record(id: ref), record.lane == lane.id { return record }
         lane.faults.foreignRefs += 1
-        let whose = store.record(id: ref).map { "a command of lane \($0.lane)" } ?? "no outstanding command"
         logger.warning(
-            "relay named \(whose) in \(frame.rawValue); ignored (a relay speaks only for its own lane)",
-            metadata: ["lane": "\(lane.id)", "ref": "\(Quote.short(ref))"])
+            "relay named a command that is not outstanding on its lane; ignored (a relay speaks only for its own lane)",
+            metadata: [
+                "lane": "\(lane.id)", "ref": "\(Quote.short(ref))", "frame": "\(frame.rawValue)",
+                "owner": "\(store.record(id: ref)?.lane ?? "-")",
+            ])
         return nil
     }
 

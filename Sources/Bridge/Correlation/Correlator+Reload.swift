@@ -1,4 +1,5 @@
 import InterApp
+import Logging
 
 extension Correlator {
     /// Takes the lanes of a reloaded configuration (docs/OPERATIONS.md, "Reloading"). A lane added is
@@ -53,11 +54,11 @@ extension Correlator {
             lanes[id] = nil
             laneOrder.removeAll { $0 == id }
             logger.notice(
-                "lane \(id) removed by the reload: its link to \(endpoint) is closed",
+                "lane removed by the reload: its link is closed",
                 metadata: ["lane": "\(id)", "endpoint": "\(endpoint)"])
             if !lane.pendingLookups.isEmpty {
                 logger.notice(
-                    "lane \(id) removed with unknown sales not looked up; they stay unknown (ask status)",
+                    "lane removed with unknown sales not looked up; they stay unknown (ask status)",
                     metadata: ["lane": "\(id)", "ids": "\(lane.pendingLookups.map(\.saleId).joined(separator: ","))"])
             }
             publishLaneEvent(id, .removed, [("endpoint", .string(endpoint))])
@@ -65,7 +66,7 @@ extension Correlator {
             if configuration.platform != lane.platform { lane.pendingLookups.removeAll() }
             lane.configuration = configuration
             logger.notice(
-                "lane \(id) changed by the reload: its new settings apply, its link is made anew to \(configuration.endpoint)",
+                "lane changed by the reload: its new settings apply, its link is made anew",
                 metadata: ["lane": "\(id)", "endpoint": "\(configuration.endpoint)", "was": "\(endpoint)"])
             publishLaneEvent(
                 id, .changed,
@@ -86,7 +87,7 @@ extension Correlator {
         }
         lanes[id] = lane
         logger.notice(
-            "lane \(id) added by the reload: connecting to \(configuration.endpoint)",
+            "lane added by the reload: connecting",
             metadata: ["lane": "\(id)", "endpoint": "\(configuration.endpoint)"])
         publishLaneEvent(
             id, .added,
@@ -97,12 +98,18 @@ extension Correlator {
     private func ask(_ lane: LaneState, _ change: LaneChange) {
         lane.link.reloadAsked(change)
         changingLanes.insert(lane.id)
-        let what = change == .remove ? "removed" : "changed"
         guard !lane.isIdle else { return }
         let inFlight = ([lane.current].compactMap { $0 } + lane.aborts + lane.graceSales.map(\.sale)).map(\.id)
-        logger.notice(
-            "lane \(lane.id) \(what) by the reload; it waits for what is in flight on it to end (\(inFlight.joined(separator: ", "))), then its link is closed",
-            metadata: ["lane": "\(lane.id)"])
+        let metadata: Logger.Metadata = ["lane": "\(lane.id)", "inFlight": "\(inFlight.joined(separator: ","))"]
+        if change == .remove {
+            logger.notice(
+                "lane removed by the reload; it waits for what is in flight on it to end, then its link is closed",
+                metadata: metadata)
+        } else {
+            logger.notice(
+                "lane changed by the reload; it waits for what is in flight on it to end, then its link is closed",
+                metadata: metadata)
+        }
     }
 
     /// A reload brought a lane back to the settings it runs on before its change was carried out.
@@ -110,7 +117,7 @@ extension Correlator {
         guard lane.link.reloadWithdrawn() == .stay else { return }
         changingLanes.remove(lane.id)
         logger.notice(
-            "lane \(lane.id) is back in the reloaded configuration as it runs; it stays",
+            "lane is back in the reloaded configuration as it runs; it stays",
             metadata: ["lane": "\(lane.id)"])
     }
 }

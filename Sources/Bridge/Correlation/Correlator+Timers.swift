@@ -22,7 +22,7 @@ extension Correlator {
             if lane.orphans.suppressed > 0, lane.orphans.isOver(at: now) {
                 summarizeSuppressedOrphans(lane.orphans.takeSuppressed(), lane: lane)
             }
-            if lane.current == nil, lane.link.mayStartLookup, !shuttingDown, journalProblem == nil,
+            if lane.current == nil, lane.link.mayStartLookup, phase.isRunning, journalProblem == nil,
                 !lane.pendingLookups.isEmpty
             {
                 startLookup(lane: lane)

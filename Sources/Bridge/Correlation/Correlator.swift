@@ -19,8 +19,10 @@ final class Correlator {
     var laneOrder: [String]
     /// Lanes a reload removed or changed, waiting to be idle (see ``settleLanes()``).
     var changingLanes: Set<String> = []
-    /// Set by ``beginShutdown()``: terminal commands are refused `shutting_down`, no look-up starts.
-    private(set) var shuttingDown = false
+    /// How far the bridge has gone toward stopping; past ``ShutdownPhase/running`` terminal commands are
+    /// refused `shutting_down` and no look-up starts. Moved by ``beginShutdown(deadlineMs:)``,
+    /// ``stopNow()`` and ``shutdownTurnEnded(nowMs:)``.
+    private(set) var phase = ShutdownPhase.running
     /// Why the journal cannot take new commands (a write failed, the file was deleted), or nil when it
     /// can. While set, terminal commands are refused `journal_unavailable`; queries are answered. Moved by
     /// ``journalWritesFailed(_:)``, ``journalFileLost(_:)`` and ``journalWritesResumed()``.
@@ -53,8 +55,16 @@ final class Correlator {
     // MARK: Events of the bridge
 
     /// The bridge is shutting down: from now on terminal commands are refused `shutting_down` and no
-    /// look-up starts; what is in flight goes on until it ends or the shutdown grace is over.
-    func beginShutdown() { shuttingDown = true }
+    /// look-up starts; what is in flight goes on until it ends or the clock reaches `deadlineMs`. Returns
+    /// whether draining begins now (once).
+    func beginShutdown(deadlineMs: Int64) -> Bool { phase.drain(deadlineMs: deadlineMs) }
+
+    /// The bridge stops after this turn, leaving what is in flight in the journal.
+    func stopNow() { phase.stop() }
+
+    /// The end of a loop turn: a drain with nothing left in flight, or past its deadline, stops. Returns
+    /// how many commands are left in flight when it stops now, nil otherwise.
+    func shutdownTurnEnded(nowMs: Int64) -> Int? { phase.turnEnded(nowMs: nowMs, outstanding: outstandingCount) }
 
     /// A journal write failed: new commands are refused `journal_unavailable` until writes work again. A
     /// problem already known (a write failed before, the file was lost) is kept: it says more.

@@ -13,13 +13,4 @@ extension Journal {
             return (candidate, String(repeating: "0", count: max(0, 4 - octal.count)) + octal)
         }
     }
-
-    /// What to tell the operator about ``exposedFiles(of:)``, or nil when there is nothing to say.
-    static func exposureWarning(of path: String) -> String? {
-        let exposed = exposedFiles(of: path)
-        guard !exposed.isEmpty else { return nil }
-        let listed = exposed.map { "\($0.path) (\($0.mode))" }.joined(separator: ", ")
-        return "the journal can be read by users other than the bridge's: \(listed); it holds who paid what. "
-            + "Fix: chmod 600 \(exposed.map(\.path).joined(separator: " ")) (docs/SECURITY.md)"
-    }
 }

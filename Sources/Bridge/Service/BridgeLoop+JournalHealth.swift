@@ -46,8 +46,8 @@ extension BridgeLoop {
             fileGone = fileProblem
             correlator.journalFileLost(fileProblem)
             logger.critical(
-                "\(fileProblem): new commands are refused journal_unavailable; commands in flight still end and are answered, but what is written now is lost unless the file is restored. Restore the journal from a backup and restart the bridge; it will not start on a missing or replaced journal (docs/RELIABILITY.md)",
-                metadata: ["journal": "\(journal.location)"])
+                "the journal file is gone or replaced: new commands are refused journal_unavailable; commands in flight still end and are answered, but what is written now is lost unless the file is restored. Restore the journal from a backup and restart the bridge; it will not start on a missing or replaced journal (docs/RELIABILITY.md)",
+                metadata: ["journal": "\(journal.location)", "problem": "\(fileProblem)"])
             publishJournalEvent(.unavailable, reason: fileProblem)
         }
         guard held.isActive else { return }

@@ -8,7 +8,7 @@ extension BridgeLoop {
             link = try makeLink(lane)
         } catch {
             logger.error(
-                "the link to lane \(lane.id)'s relay could not be made; the lane stays down until a restart, or a reload that changes it",
+                "the link to the lane's relay could not be made; the lane stays down until a restart, or a reload that changes it",
                 metadata: ["lane": "\(lane.id)", "endpoint": "\(lane.endpoint)", "error": "\(error)"])
             return
         }

@@ -8,12 +8,14 @@ extension BridgeLoop {
             guard let removed = try retention.tick(journal: journal, nowMs: clock.nowMs()) else { return }
             logger.log(
                 level: removed.commands + removed.callbacks > 0 ? .info : .debug,
-                "journal retention: removed the finished commands and the callbacks older than \(retention.days) days",
-                metadata: ["commands": "\(removed.commands)", "callbacks": "\(removed.callbacks)"])
+                "journal retention: removed the finished commands and the callbacks older than journalRetentionDays",
+                metadata: [
+                    "commands": "\(removed.commands)", "callbacks": "\(removed.callbacks)", "days": "\(retention.days)",
+                ])
         } catch {
             logger.warning(
-                "journal retention: removing old commands failed (\(error)); the next try is in a day",
-                metadata: ["journal": "\(journal.location)"])
+                "journal retention: removing old commands failed; the next try is in a day",
+                metadata: ["journal": "\(journal.location)", "error": "\(error)"])
         }
     }
 }

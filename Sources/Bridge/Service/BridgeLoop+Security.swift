@@ -55,7 +55,21 @@ extension BridgeLoop {
         guard !exposed.isEmpty else { return }
         let listed = exposed.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
         logger.warning(
-            "insecure: true: plain sockets anyone on the network can use: \(listed); add security (docs/SECURITY.md)")
+            "insecure: true: plain sockets anyone on the network can use; add security (docs/SECURITY.md)",
+            metadata: ["sockets": "\(listed)"])
+    }
+
+    /// The warning a start logs when users other than the bridge's may read the journal's files
+    /// (``Journal/exposedFiles(of:)``), with the chmod that fixes it.
+    static func warnIfJournalExposed(_ path: String, logger: Logger) {
+        let exposed = Journal.exposedFiles(of: path)
+        guard !exposed.isEmpty else { return }
+        logger.warning(
+            "the journal can be read by users other than the bridge's; it holds who paid what (docs/SECURITY.md)",
+            metadata: [
+                "files": "\(exposed.map { "\($0.path) (\($0.mode))" }.joined(separator: ", "))",
+                "fix": "chmod 600 \(exposed.map(\.path).joined(separator: " "))",
+            ])
     }
 }
 
@@ -72,9 +86,9 @@ final class RefusalLog: Sendable {
         let nowMs = Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000)
         let (log, suppressed) = window.withLock { $0.admit(at: nowMs) }
         guard log else { return }
-        let who = keyPrefix.isEmpty ? "a peer without CURVE" : "key \(keyPrefix)…"
-        var metadata: Logger.Metadata = ["socket": "\(domain)"]
+        let key = keyPrefix.isEmpty ? "none (no CURVE)" : "\(keyPrefix)…"
+        var metadata: Logger.Metadata = ["socket": "\(domain)", "key": "\(key)"]
         if suppressed > 0 { metadata["alsoRefusedLastMinute"] = "\(suppressed)" }
-        logger.notice("client refused: \(who) is not on the allow-list for the \(domain) socket", metadata: metadata)
+        logger.notice("client refused: not on the allow-list", metadata: metadata)
     }
 }

@@ -34,9 +34,6 @@ final class BridgeLoop {
     var linksByLane: [String: LaneLink] = [:]
     /// Every socket the loop reads, with what reads it.
     let sockets: LoopSockets
-    /// Set by a `stop` control word: the loop ends after this turn.
-    private var stopRequested = false
-    private var shutdownDeadlineMs: Int64?
     /// What waits for a journal write that failed (docs/RELIABILITY.md, "Disk full"): journaled, in order,
     /// before any of it is carried out.
     var held = HeldTurns()
@@ -91,10 +88,8 @@ final class BridgeLoop {
         try correlator.restore()
 
         Self.warnIfInsecure(configuration, logger: logger)
-        if !PostgresAddress.isURL(configuration.journal),
-            let exposure = Journal.exposureWarning(of: configuration.journal)
-        {
-            logger.warning("\(exposure)")
+        if !PostgresAddress.isURL(configuration.journal) {
+            Self.warnIfJournalExposed(configuration.journal, logger: logger)
         }
         let own = try Self.bindOwnSockets(
             context: context, configuration: configuration, controlEndpoint: controlEndpoint,
@@ -146,7 +141,6 @@ final class BridgeLoop {
             pulse.beat()
             if pending.count >= Self.maxPendingTurns { waitForWriter() }
             try sockets.turn(timeoutMilliseconds: pollTimeout())
-            running = !stopRequested
             let now = clock.nowMs()
             let ticked = now - lastTickMs >= Self.tickMs || (nextDueMs.map { $0 <= now } ?? false)
             if ticked {
@@ -166,14 +160,12 @@ final class BridgeLoop {
             }
             flushTap()
             nextDueMs = correlator.nextDueMs()
-            if let deadline = shutdownDeadlineMs, correlator.outstandingCount == 0 || clock.nowMs() >= deadline {
-                if correlator.outstandingCount > 0 {
-                    logger.warning(
-                        "shutdown grace over; outstanding commands stay in the journal for the next start",
-                        metadata: ["count": "\(correlator.outstandingCount)"])
-                }
-                running = false
+            if let left = correlator.shutdownTurnEnded(nowMs: clock.nowMs()), left > 0 {
+                logger.warning(
+                    "shutdown grace over; outstanding commands stay in the journal for the next start",
+                    metadata: ["count": "\(left)"])
             }
+            running = !correlator.phase.isStopping
         }
         stoppedCleanly = true
     }
@@ -283,18 +275,16 @@ final class BridgeLoop {
         while let frames = try? control.receive(wait: false) {
             switch frames.first.flatMap({ ControlWord(rawValue: String(decoding: $0, as: UTF8.self)) }) {
             case .shutdown?:
-                if shutdownDeadlineMs == nil {
-                    correlator.beginShutdown()
+                let grace = configuration.shutdownGraceMs
+                if correlator.beginShutdown(deadlineMs: clock.nowMs() + Int64(grace)) {
                     observation.live.set(.draining)
-                    shutdownDeadlineMs = clock.nowMs() + Int64(configuration.shutdownGraceMs)
-                    let grace = configuration.shutdownGraceMs
                     let inFlight = correlator.outstandingCount
                     logger.notice(
-                        "draining: \(inFlight) command(s) in flight, given up to \(grace % 1000 == 0 ? "\(grace / 1000) s" : "\(grace) ms") (shutdownGraceMs) to end; new terminal commands are refused (shutting_down)",
+                        "draining: the commands in flight are given up to shutdownGraceMs to end; new terminal commands are refused (shutting_down)",
                         metadata: ["inFlight": "\(inFlight)", "graceMs": "\(grace)"])
                 }
             case .stop?:
-                stopRequested = true
+                correlator.stopNow()
                 return
             case .reloadLanes?:
                 if let lanes = laneReloads.take() { correlator.reloadLanes(lanes) }
@@ -351,18 +341,20 @@ final class BridgeLoop {
     /// (``LaneLink/Drop/backOff(wasUp:retryIn:)``): notice for the first failure in a row, then info, so
     /// that an endpoint that is not a relay does not flood the log.
     private func backedOff(_ link: LaneLink, wasUp: Bool, retryIn: Duration) {
-        let when = "connecting anew in \(Int((retryIn / .seconds(1)).rounded(.up))) s"
-        let metadata: Logger.Metadata = ["lane": "\(link.lane)", "endpoint": "\(link.endpoint)"]
+        let metadata: Logger.Metadata = [
+            "lane": "\(link.lane)", "endpoint": "\(link.endpoint)",
+            "retrySeconds": "\(Int((retryIn / .seconds(1)).rounded(.up)))",
+        ]
         if wasUp {
             correlator.linkReset(link.lane)
             logger.log(
                 level: link.isFirstFailure ? .notice : .info,
-                "link to the relay dropped right after it came up; \(when)", metadata: metadata)
+                "link to the relay dropped right after it came up; connecting anew after a pause", metadata: metadata)
         } else {
             correlator.handshakeFailed(link.lane)
             logger.log(
                 level: link.isFirstFailure ? .notice : .info,
-                "lane link failed before it came up: the endpoint did not complete a ZeroMQ handshake (not a relay, or a relay holding another key?); \(when)",
+                "lane link failed before it came up: the endpoint did not complete a ZeroMQ handshake (not a relay, or a relay holding another key?); connecting anew after a pause",
                 metadata: metadata)
         }
     }

@@ -78,11 +78,11 @@ public struct ActionSpec: Sendable {
 }
 
 /// How a successful action that gives money back to a card is marked: `refund: {<key>: true, amount}` in its
-/// reply, and a notice log "<key> refund: <note>".
+/// reply, and a notice log "money given back to a card" with `refund=<key>`.
 public struct RefundMark: Sendable, Equatable {
     /// The key set `true` in the reply's `refund` object (`unreferenced`, `fast`).
     public let key: String
-    /// What happened, in words, for the log and `vivabridge send` ("money back to a card with no sale").
+    /// What happened, in words, for `vivabridge send` ("money back to a card with no sale").
     public let note: String
 
     /// Creates a mark.

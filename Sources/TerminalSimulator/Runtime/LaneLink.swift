@@ -81,7 +81,7 @@ final class LaneLink {
             let sent = try socket.send(kind == .router ? [from ?? []] + message.frames : message.frames, wait: false)
             if !sent { logger.debug("reply dropped: bridge not reachable", metadata: ["lane": "\(id)"]) }
         } catch {
-            logger.debug("reply dropped: \(error)", metadata: ["lane": "\(id)"])
+            logger.debug("reply dropped", metadata: ["lane": "\(id)", "error": "\(error)"])
         }
     }
 

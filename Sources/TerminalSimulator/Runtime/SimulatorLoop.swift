@@ -121,7 +121,7 @@ final class SimulatorLoop {
         do {
             ready = try poller.wait(timeoutMilliseconds: timeout)
         } catch {
-            logger.error("poll failed, simulator stops: \(error)")
+            logger.error("poll failed, simulator stops", metadata: ["error": "\(error)"])
             running = false
             return
         }
@@ -166,7 +166,7 @@ final class SimulatorLoop {
             while try wake.receive(wait: false) != nil {}
             poller.drained(wake)  // only after a receive that found nothing (ReadyPoller's edge rule)
         } catch {
-            logger.debug("wake-up socket: \(error)")  // asked again by the next wait
+            logger.debug("wake-up socket failed", metadata: ["error": "\(error)"])  // asked again by the next wait
         }
         for job in jobs.take() { job.run(self) }
     }
@@ -200,7 +200,7 @@ final class SimulatorLoop {
                 }
                 frames = message
             } catch {
-                logger.warning("receive failed: \(error)", metadata: ["lane": "\(link.id)"])
+                logger.warning("receive failed", metadata: ["lane": "\(link.id)", "error": "\(error)"])
                 return
             }
             handle(frames, lane: lane)
@@ -240,7 +240,8 @@ final class SimulatorLoop {
         case .open(let reference, let url):
             open(url, reference: reference, from: from, lane: lane)
         case .opened, .notOpened, .callback, .returned:
-            logger.debug("\(message.kind.rawValue) from the bridge ignored", metadata: ["lane": "\(link.id)"])
+            logger.debug(
+                "message from the bridge ignored", metadata: ["lane": "\(link.id)", "kind": "\(message.kind.rawValue)"])
         }
     }
 
@@ -256,7 +257,7 @@ final class SimulatorLoop {
         if let reference = error.openReference {
             reply(lane, to: from, .notOpened(ref: reference, reason: Self.noURL))
         }
-        logger.debug("malformed message ignored: \(error)", metadata: ["lane": "\(links[lane].id)"])
+        logger.debug("malformed message ignored", metadata: ["lane": "\(links[lane].id)", "error": "\(error)"])
     }
 
     /// The `not_opened` reason of an `open` without its URL.
@@ -414,7 +415,7 @@ final class SimulatorLoop {
             publish(lane) { $0.linkUp = true }
         } catch {
             guard attempt < 250 else {
-                logger.error("could not bind again: \(error)", metadata: ["lane": "\(link.id)"])
+                logger.error("could not bind again", metadata: ["lane": "\(link.id)", "error": "\(error)"])
                 return
             }
             timers.schedule(.rebind(lane: lane, attempt: attempt + 1), at: deadline(after: 20))

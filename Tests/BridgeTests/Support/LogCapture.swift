@@ -15,13 +15,27 @@ final class LogCapture: @unchecked Sendable {
 
     /// Waits up to `timeout` seconds for a line containing `text`; returns it.
     func waitForLine(containing text: String, timeout: TimeInterval = 10) -> String? {
+        waitForLine(containingAll: [text], timeout: timeout)
+    }
+
+    /// Waits up to `timeout` seconds for a line containing every one of `texts` (a log message and its
+    /// metadata, printed `"key": value`); returns it.
+    func waitForLine(containingAll texts: [String], timeout: TimeInterval = 10) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
+        let matches: (String) -> Bool = { line in texts.allSatisfy { line.contains($0) } }
         lock.lock()
         defer { lock.unlock() }
         while true {
-            if let line = lines.first(where: { $0.contains(text) }) { return line }
-            if !lock.wait(until: deadline) { return lines.first(where: { $0.contains(text) }) }
+            if let line = lines.first(where: matches) { return line }
+            if !lock.wait(until: deadline) { return lines.first(where: matches) }
         }
+    }
+
+    /// Whether a line logged so far contains every one of `texts`.
+    func hasLine(containingAll texts: [String]) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines.contains { line in texts.allSatisfy { line.contains($0) } }
     }
 
     /// Everything logged so far, one line each.

@@ -99,14 +99,19 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Waits for a standard-error line containing `text`; returns it.
     func waitForErrorLine(containing text: String, timeout: TimeInterval = 30) -> String? {
+        waitForErrorLine(containingAll: [text], timeout: timeout)
+    }
+
+    /// Waits for a standard-error line containing every one of `texts` (a log message and its
+    /// `key=value` metadata); returns it.
+    func waitForErrorLine(containingAll texts: [String], timeout: TimeInterval = 30) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
+        let matches: (String) -> Bool = { line in texts.allSatisfy { line.contains($0) } }
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let line = errorLines.first(where: { $0.contains(text) }) { return line }
-            if errorEnded || !condition.wait(until: deadline) {
-                return errorLines.first(where: { $0.contains(text) })
-            }
+            if let line = errorLines.first(where: matches) { return line }
+            if errorEnded || !condition.wait(until: deadline) { return errorLines.first(where: matches) }
         }
     }
 
