@@ -44,10 +44,19 @@ struct RunCommand: AsyncParsableCommand {
         }
         let level = logLevel?.level ?? Logger.Level(rawValue: configuration.log.level) ?? .info
         let logger = LogSetup.bootstrap(level: level, format: logFormat ?? configuration.log.format)
-        for warning in BridgeConfiguration.environmentWarnings(environment) { logger.warning("\(warning)") }
+        for warning in BridgeConfiguration.environmentWarnings(environment) {
+            logger.warning(
+                "environment variable names no configuration key and is ignored (docs/CONFIG.md)",
+                metadata: ["variable": "\(warning.name)", "resembles": "\(warning.resembles)"])
+        }
         let openFiles = DescriptorLimit.raiseSoftLimit()
-        if let shortfall = DescriptorLimit.shortfall(lanes: configuration.lanes.count, limit: openFiles) {
-            logger.warning("\(shortfall)")
+        if DescriptorLimit.shortfall(lanes: configuration.lanes.count, limit: openFiles) != nil {
+            logger.warning(
+                "the open files limit is too low for the lanes: lanes past it stay down; raise it (systemd: LimitNOFILE)",
+                metadata: [
+                    "lanes": "\(configuration.lanes.count)",
+                    "needed": "\(DescriptorLimit.needed(lanes: configuration.lanes.count))", "limit": "\(openFiles)",
+                ])
         }
         // Trapped before anything binds or prints its banner: a SIGTERM at any moment after this is a
         // graceful stop, never the default action.
