@@ -300,10 +300,14 @@ class Client:
         self.socket.send_multipart([b"", json.dumps(command).encode()])
 
     def request(self, command, wait_ms=125_000):
-        """Sends `command` and returns its Reply, skipping replies to other ids; None when none came in time."""
-        self.send(command)
+        """Sends `command` and returns its Reply, skipping replies to other ids; None when none came in time.
+
+        The send waits at most `wait_ms` too: a DEALER with no connected peer (the bridge down, or its CURVE
+        handshake refused this key) blocks on send."""
+        self.socket.setsockopt(self._zmq.SNDTIMEO, wait_ms)
         self.socket.setsockopt(self._zmq.RCVTIMEO, wait_ms)
         try:
+            self.send(command)
             while True:
                 body = json.loads(self.socket.recv_multipart()[-1])
                 record("reply", body)
