@@ -88,3 +88,40 @@ package struct CommandIndex {
         return tag == 0 ? 1 : tag
     }
 }
+
+/// What a journal store keeps in memory of its log: where each id sits, and the sequence the next accepted
+/// command gets. Each store (SQLite's, PostgreSQL's) holds one, read from its log at open.
+struct LogPlaces {
+    private(set) var index: CommandIndex
+    private var next: Int64
+
+    init(index: CommandIndex = CommandIndex(), next: Int64 = 1) {
+        self.index = index
+        self.next = next
+    }
+
+    /// Gives a new command the next sequence and notes its id.
+    mutating func admit(id: String) -> Int64 {
+        let sequence = next
+        next += 1
+        index.insert(id, at: sequence)
+        return sequence
+    }
+
+    /// `entries` as a synchronous commit writes them (a retry after a failed write; tests): a command inserted
+    /// without a sequence is given one, an outcome without one is given its command's newest.
+    mutating func placing(_ entries: [JournalEntry]) -> [JournalEntry] {
+        entries.map { entry -> JournalEntry in
+            switch entry {
+            case .insert(var row) where row.seq == nil:
+                row.seq = admit(id: row.id)
+                return .insert(row)
+            case .final(var row, let summary, let late, let at) where row.seq == nil:
+                row.seq = index.candidates(for: row.id).first
+                return .final(row, summary: summary, late: late, atMs: at)
+            default:
+                return entry
+            }
+        }
+    }
+}

@@ -17,9 +17,9 @@ final class Journal: JournalStore {
     private var lock: JournalLock?
     private let sync: JournalSync
     /// Where each command id sits in the log: see ``mayHold(id:)`` and ``command(id:)``.
-    private(set) var index = CommandIndex()
-    /// The sequence the next accepted command gets.
-    private var nextSequence: Int64 = 1
+    /// Where each id sits in the log, and the next sequence.
+    private var places = LogPlaces()
+    var index: CommandIndex { places.index }
 
     /// Opens (or creates) the journal at `path`, in WAL mode.
     ///
@@ -44,7 +44,7 @@ final class Journal: JournalStore {
             try Self.checkIntact(database, path: path)
             try migrate()
             try JournalIdentity.establish(database, site: site)
-            (index, nextSequence) = try Self.readIndex(database)
+            places = try Self.readPlaces(database)
             checkpointer = try JournalCheckpointer(path: path)
         } catch let error as JournalError {
             lock?.release()
@@ -185,15 +185,10 @@ final class Journal: JournalStore {
     /// True when it may have been: ask ``command(id:)``.
     func mayHold(id: String) -> Bool { index.mayContain(id) }
 
-    func admit(id: String) -> Int64 {
-        let sequence = nextSequence
-        nextSequence += 1
-        index.insert(id, at: sequence)
-        return sequence
-    }
+    func admit(id: String) -> Int64 { places.admit(id: id) }
 
     /// Every command's id and sequence, at open: one pass along the log's rising key.
-    private static func readIndex(_ database: DatabaseQueue) throws -> (CommandIndex, next: Int64) {
+    private static func readPlaces(_ database: DatabaseQueue) throws -> LogPlaces {
         try database.read { db in
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM command_log") ?? 0
             var index = CommandIndex(capacity: max(1 << 16, count + count / 4))
@@ -203,7 +198,7 @@ final class Journal: JournalStore {
                 last = row[0]
                 index.insert(row[1], at: last)
             }
-            return (index, last + 1)
+            return LogPlaces(index: index, next: last + 1)
         }
     }
 
@@ -212,18 +207,7 @@ final class Journal: JournalStore {
     /// A command inserted without a sequence is given one; an outcome without one is given its command's.
     func commit(_ entries: [JournalEntry]) throws {
         guard !entries.isEmpty else { return }
-        let placed = entries.map { entry -> JournalEntry in
-            switch entry {
-            case .insert(var row) where row.seq == nil:
-                row.seq = admit(id: row.id)
-                return .insert(row)
-            case .final(var row, let summary, let late, let at) where row.seq == nil:
-                row.seq = index.candidates(for: row.id).first
-                return .final(row, summary: summary, late: late, atMs: at)
-            default:
-                return entry
-            }
-        }
+        let placed = places.placing(entries)
         try database.write { db in try Self.write(placed, in: db) }
     }
 

@@ -13,9 +13,9 @@ final class PostgresJournal: JournalStore {
     var location: String { address.location }
     private let link: PostgresLink
     /// Where each command id sits in the log: see ``mayHold(id:)`` and ``command(id:)``.
-    private(set) var index = CommandIndex()
-    /// The sequence the next accepted command gets.
-    private var nextSequence: Int64 = 1
+    /// Where each id sits in the log, and the next sequence.
+    private var places = LogPlaces()
+    var index: CommandIndex { places.index }
 
     /// Connects, refuses a journal of a newer vivabridge, creates or migrates the schema, and reads every
     /// command's id into memory.
@@ -34,7 +34,7 @@ final class PostgresJournal: JournalStore {
         }
         do {
             try PostgresMigrations.migrate(link)
-            (index, nextSequence) = try Self.readIndex(link)
+            places = try Self.readPlaces(link)
         } catch let error as JournalError {
             link.close()
             throw error
@@ -45,7 +45,7 @@ final class PostgresJournal: JournalStore {
     }
 
     /// Every command's id and sequence, at open: one pass along the log's key, rows handled as they arrive.
-    private static func readIndex(_ link: PostgresLink) throws -> (CommandIndex, next: Int64) {
+    private static func readPlaces(_ link: PostgresLink) throws -> LogPlaces {
         let count = try link.query("SELECT COUNT(*) FROM command_log").first?.decode(Int64.self) ?? 0
         let state = Mutex((index: CommandIndex(capacity: max(1 << 16, Int(count + count / 4))), last: Int64(0)))
         try link.forEachRow("SELECT seq, id FROM command_log ORDER BY seq") { row in
@@ -55,7 +55,7 @@ final class PostgresJournal: JournalStore {
                 state.last = seq
             }
         }
-        return state.withLock { ($0.index, $0.last + 1) }
+        return state.withLock { LogPlaces(index: $0.index, next: $0.last + 1) }
     }
 
     func nextEpoch() throws -> Int {
@@ -77,27 +77,11 @@ final class PostgresJournal: JournalStore {
 
     // MARK: Writes
 
-    func admit(id: String) -> Int64 {
-        let sequence = nextSequence
-        nextSequence += 1
-        index.insert(id, at: sequence)
-        return sequence
-    }
+    func admit(id: String) -> Int64 { places.admit(id: id) }
 
     func commit(_ entries: [JournalEntry]) throws {
         guard !entries.isEmpty else { return }
-        let placed = entries.map { entry -> JournalEntry in
-            switch entry {
-            case .insert(var row) where row.seq == nil:
-                row.seq = admit(id: row.id)
-                return .insert(row)
-            case .final(var row, let summary, let late, let at) where row.seq == nil:
-                row.seq = index.candidates(for: row.id).first
-                return .final(row, summary: summary, late: late, atMs: at)
-            default:
-                return entry
-            }
-        }
+        let placed = places.placing(entries)
         try Self.write([placed], on: link)
     }
 
