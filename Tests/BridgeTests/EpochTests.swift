@@ -53,4 +53,28 @@ struct EpochTests {
         }
         #expect(epoch == 1)
     }
+
+    @Test("the relay hello carries the bridge's epoch, one more at each start on the journal")
+    func helloCarriesEpoch() throws {
+        let context = try Context()
+        defer { context.terminate() }
+        let relay = try HostileRelay(context: context)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-epoch-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = BridgeConfiguration()
+        configuration.command = "tcp://127.0.0.1:*"
+        configuration.events = "tcp://127.0.0.1:*"
+        configuration.journal = folder.appendingPathComponent("journal.sqlite").path
+        configuration.lanes = [LaneConfiguration(id: "l", endpoint: relay.endpoint, platform: .ios)]
+        let logger = Logger(label: "epoch-test", factory: { _ in SwiftLogNoOpLogHandler() })
+        var previous: [UInt8]?
+        for expected in 1...2 {
+            let bridge = try Bridge(configuration: configuration, logger: logger)
+            _ = try bridge.start()
+            previous = try relay.awaitHello(otherThan: previous)
+            bridge.halt()
+            #expect(relay.lastHello == BridgeHello(bridge: BridgeVersion.current, lane: "l", epoch: expected))
+        }
+    }
 }

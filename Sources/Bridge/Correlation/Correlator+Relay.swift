@@ -4,14 +4,13 @@ extension Correlator {
     /// The most bytes of a relay's `hello` fields the bridge keeps (and returns in every `lanes` answer).
     static let maxRelayHelloField = 128
 
-    /// The link to `laneId` completed its handshake: say hello and mark the lane connected.
+    /// The link to `laneId` completed its handshake: say hello (with the bridge's ``epoch``) and mark the lane
+    /// connected.
     func linkUp(_ laneId: String) {
         guard let lane = lanes[laneId], lane.link.linkUp() == .announce else { return }
         logger.notice("lane link up", metadata: ["lane": "\(laneId)", "endpoint": "\(lane.configuration.endpoint)"])
-        var hello = JSONObject()
-        hello["bridge"] = .string(Self.version)
-        hello["lane"] = .string(laneId)
-        emit(.send(lane: laneId, message: .hello(body: JSONValue.object(hello).serialized()), recordId: nil))
+        let hello = BridgeHello(bridge: Self.version, lane: laneId, epoch: epoch)
+        emit(.send(lane: laneId, message: .hello(body: hello.body), recordId: nil))
         publishLaneEvent(laneId, .connected, [("endpoint", .string(lane.configuration.endpoint))])
     }
 

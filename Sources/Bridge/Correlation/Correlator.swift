@@ -32,6 +32,9 @@ final class Correlator {
     let mayResolve: (String?) -> Bool
     /// Counts commands and callbacks for `/metrics`.
     let metrics: LoopMetrics
+    /// The bridge's epoch, which every relay `hello` carries (a relay ignores a link whose epoch is lower than
+    /// one it has seen): set by the loop once it knows it, before any link comes up.
+    var epoch = 0
     private var effects: [Effect] = []
     private var lookupCounter = 0
 

@@ -103,6 +103,7 @@ final class BridgeLoop {
         // Only a bridge that bound every endpoint counts as a start: a failed start leaves the epoch alone.
         stamper = EventStamper(epoch: try journal.nextEpoch())
         observation.live.set(epoch: stamper.epoch)
+        correlator.epoch = stamper.epoch
 
         sockets = try LoopSockets()
         try watchOwnSockets()

@@ -8,6 +8,8 @@ struct LaneObservation: Sendable {
     var urlCount = 0
     var phase: TransactionPhase = .idle
     var helloCount = 0
+    /// How many frames were ignored because their link's bridge had a lower epoch than one seen.
+    var staleFrameCount = 0
     /// How many `foreground` requests brought the app to the front (v1.1).
     var foregroundCount = 0
     var history: TransactionBook
@@ -23,6 +25,7 @@ struct LaneDelta {
     var urls: [String] = []
     var phase: TransactionPhase?
     var hellos = 0
+    var staleFrames = 0
     var foregrounds = 0
     var resetHellos = false
     var records: [SimulatedTransaction] = []
@@ -32,7 +35,8 @@ struct LaneDelta {
     var endpoint: String?
 
     var isEmpty: Bool {
-        urls.isEmpty && phase == nil && hellos == 0 && foregrounds == 0 && !resetHellos && records.isEmpty
+        urls.isEmpty && phase == nil && hellos == 0 && staleFrames == 0 && foregrounds == 0 && !resetHellos
+            && records.isEmpty
             && updates.isEmpty
             && batches == nil && linkUp == nil && endpoint == nil
     }

@@ -66,6 +66,7 @@ final class SimulatorMonitor: @unchecked Sendable {
         }
         if delta.resetHellos { lane.helloCount = 0 }
         lane.helloCount += delta.hellos
+        lane.staleFrameCount += delta.staleFrames
         lane.foregroundCount += delta.foregrounds
         for record in delta.records { lane.history.append(record) }
         for update in delta.updates { lane.history.replace(at: update.index, with: update.record) }

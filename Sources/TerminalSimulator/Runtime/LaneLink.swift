@@ -19,6 +19,8 @@ final class LaneLink {
     /// Callbacks the relay could not hand to a bridge yet (none connected, or it went away); sent when a
     /// bridge next speaks. At most ``outboxLimit``; older ones are dropped first.
     private(set) var outbox: [RelayMessage] = []
+    /// The epoch rule: which bridges' links are served (PROTOCOL.md §5).
+    var epochs = LinkEpochs()
     /// Changes at every drop and restore, so that late actions of an older link are dropped.
     private(set) var generation: UInt64 = 0
     private let logger: Logger
@@ -65,12 +67,14 @@ final class LaneLink {
         socket = nil
         peer = nil
         outbox.removeAll()
+        epochs.reset()
         generation += 1
     }
 
     /// Starts a new generation without closing (a restart).
     func forget() {
         outbox.removeAll()
+        epochs.reset()
         generation += 1
     }
 

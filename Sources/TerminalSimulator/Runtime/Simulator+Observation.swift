@@ -37,6 +37,12 @@ extension Simulator {
         observations.read(lane) { $0.helloCount } ?? 0
     }
 
+    /// How many frames lane `lane`'s relay ignored because they came from a bridge whose `hello` carried a
+    /// lower epoch than one it had seen (PROTOCOL.md §5).
+    public func staleFrameCount(lane: String) -> Int {
+        observations.read(lane) { $0.staleFrameCount } ?? 0
+    }
+
     /// Lane `lane`'s completed transactions, oldest first (the last `historyLimit` at least).
     public func history(lane: String) -> [SimulatedTransaction] {
         observations.read(lane) { $0.history.records } ?? []
@@ -79,6 +85,11 @@ extension Simulator {
     /// Blocks until the bridge said hello `count` times on lane `lane` since its link was (re)bound.
     public func waitForHello(lane: String, count: Int, timeout: Duration) -> Bool {
         observations.wait(lane, timeout: timeout) { $0.helloCount >= count }
+    }
+
+    /// Blocks until lane `lane`'s relay ignored at least `count` frames of a bridge with a lower epoch.
+    public func waitForStaleFrames(lane: String, count: Int, timeout: Duration) -> Bool {
+        observations.wait(lane, timeout: timeout) { $0.staleFrameCount >= count }
     }
 
     /// Blocks until lane `lane` has at least `count` completed transactions in its history.

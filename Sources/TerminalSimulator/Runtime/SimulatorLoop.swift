@@ -217,6 +217,8 @@ final class SimulatorLoop {
         }
         if payload.first?.isEmpty == true { payload = payload.dropFirst() }  // a REQ-style delimiter
         guard !payload.isEmpty else { return }
+        let decoded = Result { () throws(RelayMessageError) in try RelayMessage(frames: payload) }
+        guard admits(decoded, from: from, lane: lane) else { return }
         if link.kind == .router { link.peer = from }
         defer {
             // Callbacks kept for want of a bridge go to this one, after its own answer.
@@ -228,9 +230,9 @@ final class SimulatorLoop {
         }
 
         let message: RelayMessage
-        do {
-            message = try RelayMessage(frames: payload)
-        } catch {
+        switch decoded {
+        case .success(let value): message = value
+        case .failure(let error):
             answerMalformed(error, from: from, lane: lane)
             return
         }
@@ -243,6 +245,29 @@ final class SimulatorLoop {
             logger.debug(
                 "message from the bridge ignored", metadata: ["lane": "\(link.id)", "kind": "\(message.kind.rawValue)"])
         }
+    }
+
+    /// The epoch rule (``LinkEpochs``): whether a frame from link `from` is served. A `hello` (one without
+    /// its body carries no epoch: 0) is weighed by its epoch; any other frame by its link's `hello`. A frame
+    /// not served is counted (``Simulator/staleFrameCount(lane:)``) and dropped unanswered.
+    private func admits(_ decoded: Result<RelayMessage, RelayMessageError>, from: [UInt8]?, lane: Int) -> Bool {
+        let link = links[lane]
+        let admitted: Bool
+        switch decoded {
+        case .success(.hello(let body)):
+            admitted = link.epochs.hello(from: from, epoch: BridgeHello.epoch(of: body))
+        case .failure(let error) where error.knownKind == .hello:
+            admitted = link.epochs.hello(from: from, epoch: 0)
+        default:
+            admitted = link.epochs.admits(from)
+        }
+        if !admitted {
+            publish(lane) { $0.staleFrames += 1 }
+            logger.debug(
+                "frame of a bridge with a lower epoch ignored",
+                metadata: ["lane": "\(link.id)", "highestEpoch": "\(link.epochs.highest)"])
+        }
+        return admitted
     }
 
     private func answerHello(from: [UInt8]?, lane: Int) {

@@ -13,6 +13,8 @@ final class HostileRelay {
     let endpoint: String
     /// The routing id of the bridge's current link, learned from its `hello`.
     private(set) var peer: [UInt8]?
+    /// The bridge's last `hello`, as read by ``awaitHello(otherThan:platform:timeoutMs:)``.
+    private(set) var lastHello: BridgeHello?
     /// Messages from the bridge that were not what a wait was looking for.
     private(set) var received: [RelayMessage] = []
 
@@ -36,6 +38,7 @@ final class HostileRelay {
             guard let (from, message) = try next(until: deadline) else { break }
             if case .hello(let body) = message, from != previous {
                 ContractRecorder.bridgeHello(body)
+                lastHello = BridgeHello(body: body)
                 peer = from
                 try send(.hello(body: Array(#"{"platform":"\#(platform)","app":"hostile","version":"0"}"#.utf8)))
                 return from

@@ -39,12 +39,18 @@ final class BridgeProbe {
         Issue.record("the probe's link did not come back", sourceLocation: sourceLocation)
     }
 
-    /// Sends the bridge's hello and returns the relay's answer.
+    /// Sends the bridge's hello (a v1.1 one, without epoch, when `epoch` is nil) and returns the relay's answer.
     @discardableResult
-    func hello() throws -> [String] {
-        try socket.send(["hello", #"{"bridge":"test","lane":"\#(lane)"}"#])
+    func hello(epoch: Int? = nil) throws -> [String] {
+        try sendHello(epoch: epoch)
         let answer = try #require(try next(), "no hello answer")
         return answer
+    }
+
+    /// Sends the bridge's hello without waiting for an answer (a relay does not answer a lower epoch's).
+    func sendHello(epoch: Int?) throws {
+        let epochMember = epoch.map { #","epoch":\#($0)"# } ?? ""
+        try socket.send(["hello", #"{"bridge":"test","lane":"\#(lane)"\#(epochMember)}"#])
     }
 
     /// Sends `["open", ref, url]`; returns the ref used.
