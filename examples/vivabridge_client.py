@@ -8,6 +8,9 @@ event.schema.json); docs/PROTOCOL.md has the rules.
         if reply.outcome == "success": ...
         elif reply.outcome == "unknown": ...   # never a failure: ask "status" later
 
+    # Two bridges sharing a journal: the same command, under the same id, to whichever answers.
+    reply, endpoint = failover_request(["tcp://10.0.0.1:5555", "tcp://10.0.0.2:5555"], {"id": "pos7-2", ...})
+
     with Subscriber("tcp://127.0.0.1:5556", prefixes=["lane-1."]) as events:
         event = events.next(timeout_ms=5000)   # an Event, or None
         if event and event.kind == "end": print(event.reply.outcome)
@@ -325,6 +328,52 @@ class Client:
 
     def __exit__(self, *exception):
         self.close()
+
+
+def failover_request(endpoints, command, attempt_ms=10_000, total_ms=125_000, apply=None):
+    """Sends `command` to whichever of several bridges answers (two bridges sharing a journal; the Lazy Pirate
+    loop of docs/PROTOCOL.md, "Two bridges"): each attempt is a DEALER of its own with ZMQ_IMMEDIATE (the
+    command goes out only on a completed connection), the same bytes and so the same id every time; no reply
+    within `attempt_ms` closes it (linger 0) and tries the next endpoint, round-robin, until `total_ms`.
+    Returns (Reply, endpoint), or None when no bridge answered."""
+    import time
+    import zmq
+    frame = json.dumps(command).encode()
+    deadline = time.monotonic() + total_ms / 1000
+    context = zmq.Context()
+    try:
+        attempt = 0
+        while time.monotonic() < deadline:
+            endpoint = endpoints[attempt % len(endpoints)]
+            attempt += 1
+            socket = context.socket(zmq.DEALER)
+            socket.setsockopt(zmq.LINGER, 0)
+            socket.setsockopt(zmq.IMMEDIATE, 1)
+            if apply:
+                apply(socket)
+            socket.connect(endpoint)
+            try:
+                end = min(deadline, time.monotonic() + attempt_ms / 1000)
+                poller = zmq.Poller()
+                poller.register(socket, zmq.POLLOUT)
+                sent = False
+                while end > time.monotonic():
+                    if not poller.poll(max(1, int((end - time.monotonic()) * 1000))):
+                        continue
+                    if not sent:
+                        socket.send_multipart([b"", frame])
+                        sent = True
+                        poller.modify(socket, zmq.POLLIN)
+                        continue
+                    body = json.loads(socket.recv_multipart()[-1])
+                    record("reply", body)
+                    if body.get("id") in (command.get("id"), None):
+                        return parse_reply(body), endpoint
+            finally:
+                socket.close()
+        return None
+    finally:
+        context.term()
 
 
 class Subscriber:

@@ -13,6 +13,22 @@ public final class CommandConnection {
         public var bytes: [UInt8]
         /// The reply, parsed.
         public var object: JSONObject
+
+        /// The reply in `frames` when it answers `id` (or a command refused before its id was read: a reply
+        /// with no `id`); nil for anything else. Recorded for the contract check either way.
+        init?(frames: [[UInt8]], answering id: String) {
+            guard let last = frames.last else { return nil }
+            ContractRecorder.reply(last)
+            guard let object = try? JSONValue.parse(last).objectValue,
+                object["id"]?.stringValue == id || object["id"]?.stringValue == nil
+            else { return nil }
+            self.init(bytes: last, object: object)
+        }
+
+        init(bytes: [UInt8], object: JSONObject) {
+            self.bytes = bytes
+            self.object = object
+        }
     }
 
     /// Connects to `endpoint`, as a CURVE client when `curve` is given.
@@ -60,13 +76,8 @@ public final class CommandConnection {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return nil }
             try socket.setReceiveTimeout(Int32(clamping: left.wholeMilliseconds))
-            guard let frames = try socket.receive(), let last = frames.last else { return nil }
-            ContractRecorder.reply(last)
-            if let object = try? JSONValue.parse(last).objectValue,
-                object["id"]?.stringValue == id || object["id"]?.stringValue == nil
-            {
-                return Reply(bytes: last, object: object)
-            }
+            guard let frames = try socket.receive() else { return nil }
+            if let reply = Reply(frames: frames, answering: id) { return reply }
         }
     }
 

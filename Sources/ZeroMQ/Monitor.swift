@@ -67,6 +67,8 @@ public struct MonitorEvents: OptionSet, Sendable {
     public static let connected = MonitorEvents(rawValue: ZMQ_EVENT_CONNECTED)
     public static let accepted = MonitorEvents(rawValue: ZMQ_EVENT_ACCEPTED)
     public static let disconnected = MonitorEvents(rawValue: ZMQ_EVENT_DISCONNECTED)
+    /// A connect attempt failed (refused, unreachable) and will be retried.
+    public static let connectRetried = MonitorEvents(rawValue: ZMQ_EVENT_CONNECT_RETRIED)
     public static let closed = MonitorEvents(rawValue: ZMQ_EVENT_CLOSED)
     public static let handshakeSucceeded = MonitorEvents(rawValue: ZMQ_EVENT_HANDSHAKE_SUCCEEDED)
     public static let handshakeFailed = MonitorEvents(

@@ -8,8 +8,13 @@ import ZeroMQ
 /// else the endpoints of `--config FILE`, else `VIVABRIDGE_COMMAND`/`VIVABRIDGE_EVENTS`, else the
 /// defaults (docs/OPERATIONS.md).
 struct ClientEndpointOptions: ParsableArguments {
-    @Option(name: .customLong("command-endpoint"), help: "The bridge's command (ROUTER) endpoint.")
-    var commandEndpoint: String?
+    @Option(
+        name: .customLong("command-endpoint"),
+        help: """
+            The bridge's command (ROUTER) endpoint. send takes it once per bridge when two share a journal: \
+            it tries them in turn under the same id (docs/PROTOCOL.md, "Two bridges"); watch uses the first.
+            """)
+    var commandEndpoints: [String] = []
 
     @Option(name: .customLong("events-endpoint"), help: "The bridge's event (PUB) endpoint.")
     var eventsEndpoint: String?
@@ -30,10 +35,18 @@ struct ClientEndpointOptions: ParsableArguments {
     static let defaultCommand = "tcp://127.0.0.1:5555"
     static let defaultEvents = "tcp://127.0.0.1:5556"
 
-    /// The command endpoint, `legacy` (an older flag) winning over the rest when given.
+    /// The command endpoint (the first `--command-endpoint` when several are given), `legacy` (an older flag)
+    /// winning over the rest when given.
     func command(legacy: String? = nil) throws -> String {
         try resolve(
-            commandEndpoint ?? legacy, key: \.command, variable: "VIVABRIDGE_COMMAND", fallback: Self.defaultCommand)
+            commandEndpoints.first ?? legacy, key: \.command, variable: "VIVABRIDGE_COMMAND",
+            fallback: Self.defaultCommand)
+    }
+
+    /// Every command endpoint given with `--command-endpoint`, in order; else the one ``command(legacy:)``
+    /// finds.
+    func commands(legacy: String? = nil) throws -> [String] {
+        commandEndpoints.isEmpty ? [try command(legacy: legacy)] : commandEndpoints
     }
 
     /// The events endpoint, `legacy` (an older flag) winning over the rest when given.

@@ -27,6 +27,9 @@ struct SendCommand: ParsableCommand {
               vivabridge send resolve --ref cli-1717171717171-3fa2 --outcome success \\
                   --note "approved in Viva's back office"    (an unknown command, closed by hand)
               vivabridge send lanes
+              vivabridge send sale --lane lane-1 --amount 12.00 \\
+                  --command-endpoint tcp://10.0.0.1:5555 --command-endpoint tcp://10.0.0.2:5555
+                  (two bridges on one journal: the one that answers; the same id to each)
               vivabridge send sale --lane lane-1 --amount 20.00 \\
                   --param withInstallments=true --param preferredInstallments=3
 
@@ -136,17 +139,25 @@ struct SendCommand: ParsableCommand {
         let id = id ?? Self.generatedId()
         let frame = JSONValue.object(try request(id: id)).serialized()
         let wait = waitMs ?? defaultWaitMs
-        let endpoint = try endpoints.command(legacy: legacyEndpoint)
-        guard
-            let reply = try CommandConnection.request(
-                frame, id: id, endpoint: endpoint, curve: try endpoints.curve(), waitMs: wait)
-        else {
+        let bridges = try endpoints.commands(legacy: legacyEndpoint)
+        let request = FailoverRequest(
+            endpoints: bridges, curve: try endpoints.curve(),
+            attemptMs: bridges.count > 1 ? min(wait, Self.failoverAttemptMs) : wait,
+            maxAttempts: bridges.count > 1 ? Int.max : 1, totalMs: wait)
+        guard let answer = try request.send(frame, id: id) else {
             WatchTerminal.writeError(
-                "vivabridge: no reply to \(action.rawValue) \(id) from \(endpoint) within \(wait) ms "
+                "vivabridge: no reply to \(action.rawValue) \(id) from \(bridges.joined(separator: " or ")) "
+                    + "within \(wait) ms "
                     + "(is the bridge running? `vivabridge run` starts one). The command may still have reached it: "
                     + "before sending it again, ask `vivabridge send status --ref \(id)`, and repeat it under the same id "
                     + "(a repeat never charges twice)\n")
             throw ExitCode(SendReport.noReplyExitCode)
+        }
+        let reply = answer.reply
+        if bridges.count > 1 {
+            // On standard error with --json, so that standard output stays the reply alone.
+            let line = "answered by \(answer.endpoint) (attempt \(answer.attempts))\n"
+            if json { WatchTerminal.writeError(line) } else { WatchTerminal.write(line) }
         }
         if json {
             WatchTerminal.write(String(decoding: reply.bytes, as: UTF8.self) + "\n")
@@ -159,6 +170,10 @@ struct SendCommand: ParsableCommand {
         let code = SendReport.exitCode(outcome: reply.object["outcome"]?.stringValue)
         if code != 0 { throw ExitCode(code) }
     }
+
+    /// With several `--command-endpoint`s, how long one bridge has to answer before the command goes, under
+    /// the same id, to the next (a refused or dropped connection moves on at once).
+    static let failoverAttemptMs = 10_000
 
     /// A fresh id: `cli-<unix milliseconds>-<4 hex digits>`.
     static func generatedId() -> String {
