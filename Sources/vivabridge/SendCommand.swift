@@ -140,11 +140,11 @@ struct SendCommand: ParsableCommand {
         let frame = JSONValue.object(try request(id: id)).serialized()
         let wait = waitMs ?? defaultWaitMs
         let bridges = try endpoints.commands(legacy: legacyEndpoint)
-        let request = FailoverRequest(
+        let failover = FailoverRequest(
             endpoints: bridges, curve: try endpoints.curve(),
             attemptMs: bridges.count > 1 ? min(wait, Self.failoverAttemptMs) : wait,
             maxAttempts: bridges.count > 1 ? Int.max : 1, totalMs: wait)
-        guard let answer = try request.send(frame, id: id) else {
+        guard let answer = try failover.send(frame, id: id) else {
             WatchTerminal.writeError(
                 "vivabridge: no reply to \(action.rawValue) \(id) from \(bridges.joined(separator: " or ")) "
                     + "within \(wait) ms "
