@@ -180,6 +180,7 @@ def parse_reply(body, path=""):
 _TOPICS = [
     (re.compile(r"^bridge\.heartbeat\.beat$"), "heartbeat"),
     (re.compile(r"^bridge\.journal\.(unavailable|available)$"), "journal"),
+    (re.compile(r"^bridge\.role\.active$"), "role"),
     (re.compile(r"^[^.]+\.lane\.(connected|disconnected)$"), "link"),
     (re.compile(r"^[^.]+\.lane\.returned$"), "returned"),
     (re.compile(r"^[^.]+\.lane\.(added|changed|removed)$"), "reload"),
@@ -196,8 +197,9 @@ class Event:
     """An event (event.schema.json). `kind` says which members mean something: progress (id, lane, action),
     end (reply), mismatch (id, lane, action, amount_mismatch), orphan (lane, action), link (lane, up,
     endpoint), returned (lane, in_flight), reload (lane, endpoint, platform), batch (lane, batch_name,
-    batch_id, reason), heartbeat (in_flight_count, lanes_up), journal (available), snapshot (lanes, on
-    /events only), other (a topic this version does not know). `event` is the topic's last part."""
+    batch_id, reason), heartbeat (in_flight_count, lanes_up), journal (available), role (instance: the bridge
+    that became active; `epoch` is its lease's), snapshot (lanes, on /events only), other (a topic this
+    version does not know). `event` is the topic's last part."""
     topic: str
     kind: str
     seq: Optional[int]
@@ -219,6 +221,7 @@ class Event:
     in_flight_count: Optional[int] = None
     lanes_up: Optional[int] = None
     available: Optional[bool] = None
+    instance: Optional[str] = None
     lanes: Optional[List[Dict[str, Any]]] = None
     body: Dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -261,6 +264,8 @@ def parse_event(topic, body):
     elif kind == "journal":
         event.available = event.event == "available"
         event.reason = _get(body, "reason", str, "")
+    elif kind == "role":
+        event.instance = _get(body, "instance", str, "", required=True)
     return event
 
 

@@ -38,6 +38,9 @@ public struct TypedEvent: Sendable, Equatable {
         case heartbeat(inFlight: Int, lanesUp: Int)
         /// `bridge.journal.unavailable|available`.
         case journal(available: Bool, path: String, reason: String?)
+        /// (v1.2) `bridge.role.active`: the bridge `instance` took the lease and serves (``TypedEvent/epoch`` is
+        /// the lease's).
+        case roleActive(instance: String)
         /// A topic this version of the client does not know (a later bridge's): the body as it came.
         case other(JSONObject)
     }
@@ -59,6 +62,7 @@ public struct TypedEvent: Sendable, Equatable {
         if topic.isHeartbeat {
             return .heartbeat(inFlight: try read.integer("inFlight"), lanesUp: try read.integer("lanesUp"))
         }
+        if topic == Topic.roleActive { return .roleActive(instance: try read.string("instance")) }
         if topic.lane == Topic.bridgeLane && topic.subject == Topic.journalSubject {
             guard let event = Topic.JournalEvent(rawValue: topic.event) else { return .other(body) }
             return .journal(

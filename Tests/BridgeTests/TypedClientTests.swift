@@ -67,4 +67,21 @@ struct TypedClientTests {
             ).kind
                 == .link(lane: "lane-1", up: true, endpoint: "e"))
     }
+
+    @Test("the role event reads as roleActive with its instance; one without instance is refused, naming it")
+    func roleEvent() throws {
+        let topic = Topic.roleActive.description
+        #expect(topic == "bridge.role.active")
+        let body: JSONObject = ["seq": 1, "epoch": 4, "time": "2025-05-01T09:30:11.001+00:00", "instance": "till-b"]
+        let event = try TypedEvent(topic: topic, body: body)
+        #expect(event.kind == .roleActive(instance: "till-b"))
+        #expect(event.epoch == 4)
+        var without = body
+        without["instance"] = nil
+        #expect(throws: ContractDecodingError("instance", "a string (required)")) {
+            try TypedEvent(topic: topic, body: without)
+        }
+        without["instance"] = 7
+        #expect(throws: ContractDecodingError("instance", "a string")) { try TypedEvent(topic: topic, body: without) }
+    }
 }
