@@ -45,6 +45,15 @@ public struct TypedEvent: Sendable, Equatable {
         case other(JSONObject)
     }
 
+    /// The command's id, on a command's events (progress, end, mismatch); nil on the others.
+    public var commandId: String? {
+        switch kind {
+        case .progress(_, let id, _, _, _), .mismatch(let id, _, _, _): id
+        case .end(_, let reply): reply.id
+        default: nil
+        }
+    }
+
     /// Reads an event from its topic and body.
     public init(topic: String, body: JSONObject) throws(ContractDecodingError) {
         let read = Members(body, path: "")

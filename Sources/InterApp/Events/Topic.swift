@@ -100,9 +100,10 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
         self.init(lane: String(parts[0]), subject: String(parts[1]), event: String(parts[2]))
     }
 
-    /// The command event, when this is one (neither a lane nor a batch event).
+    /// The command event, when this is one (neither a lane nor a batch event): a `batch` command's own
+    /// events (`lane-1.batch.accepted`, `lane-1.batch.result`) are command events, `opened` and `closed` not.
     public var commandEvent: CommandEvent? {
-        guard subject != Self.laneSubject, subject != Self.batchSubject,
+        guard subject != Self.laneSubject,
             !(lane == Self.bridgeLane && (subject == Self.journalSubject || isHeartbeat))
         else { return nil }
         return CommandEvent(rawValue: event)
