@@ -287,17 +287,36 @@ def record(kind, body, topic=None):
 
 # -- Sockets --------------------------------------------------------------------------------------------------
 
-class Client:
+class _Connection:
+    """A socket of its own context, closed at once (LINGER 0); `apply` may set CURVE options on it before it
+    connects (see vivabridge_curve). A `with` block closes it."""
+
+    def __init__(self, kind, apply):
+        import zmq
+        self._zmq = zmq
+        self.context = zmq.Context()
+        self.socket = self.context.socket(kind)
+        self.socket.setsockopt(zmq.LINGER, 0)
+        if apply:
+            apply(self.socket)
+
+    def close(self):
+        self.socket.close()
+        self.context.term()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exception):
+        self.close()
+
+
+class Client(_Connection):
     """A DEALER to the bridge's command socket. `apply` may set CURVE options (see vivabridge_curve)."""
 
     def __init__(self, endpoint, apply=None):
         import zmq
-        self._zmq = zmq
-        self.context = zmq.Context()
-        self.socket = self.context.socket(zmq.DEALER)
-        self.socket.setsockopt(zmq.LINGER, 0)
-        if apply:
-            apply(self.socket)
+        super().__init__(zmq.DEALER, apply)
         self.socket.connect(endpoint)
 
     def send(self, command):
@@ -321,28 +340,13 @@ class Client:
         except self._zmq.Again:
             return None
 
-    def close(self):
-        self.socket.close()
-        self.context.term()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exception):
-        self.close()
-
-
-class Subscriber:
+class Subscriber(_Connection):
     """A SUB to the bridge's events socket, for the topics starting with `prefixes` (everything by default)."""
 
     def __init__(self, endpoint, prefixes=("",), apply=None):
         import zmq
-        self._zmq = zmq
-        self.context = zmq.Context()
-        self.socket = self.context.socket(zmq.SUB)
-        self.socket.setsockopt(zmq.LINGER, 0)
-        if apply:
-            apply(self.socket)
+        super().__init__(zmq.SUB, apply)
         for prefix in prefixes or ("",):
             self.socket.setsockopt_string(zmq.SUBSCRIBE, prefix)
         self.socket.connect(endpoint)
@@ -357,13 +361,3 @@ class Subscriber:
         topic, body = frames[0].decode(), json.loads(frames[-1])
         record("event", body, topic)
         return parse_event(topic, body)
-
-    def close(self):
-        self.socket.close()
-        self.context.term()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exception):
-        self.close()
