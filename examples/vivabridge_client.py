@@ -183,6 +183,7 @@ def parse_reply(body, path=""):
 _TOPICS = [
     (re.compile(r"^bridge\.heartbeat\.beat$"), "heartbeat"),
     (re.compile(r"^bridge\.journal\.(unavailable|available)$"), "journal"),
+    (re.compile(r"^bridge\.role\.active$"), "role"),
     (re.compile(r"^[^.]+\.lane\.(connected|disconnected)$"), "link"),
     (re.compile(r"^[^.]+\.lane\.returned$"), "returned"),
     (re.compile(r"^[^.]+\.lane\.(added|changed|removed)$"), "reload"),
@@ -199,8 +200,9 @@ class Event:
     """An event (event.schema.json). `kind` says which members mean something: progress (id, lane, action),
     end (reply), mismatch (id, lane, action, amount_mismatch), orphan (lane, action), link (lane, up,
     endpoint), returned (lane, in_flight), reload (lane, endpoint, platform), batch (lane, batch_name,
-    batch_id, reason), heartbeat (in_flight_count, lanes_up), journal (available), snapshot (lanes, on
-    /events only), other (a topic this version does not know). `event` is the topic's last part."""
+    batch_id, reason), heartbeat (in_flight_count, lanes_up), journal (available), role (instance: the bridge
+    that became active; `epoch` is its lease's), snapshot (lanes, on /events only), other (a topic this
+    version does not know). `event` is the topic's last part."""
     topic: str
     kind: str
     seq: Optional[int]
@@ -222,6 +224,7 @@ class Event:
     in_flight_count: Optional[int] = None
     lanes_up: Optional[int] = None
     available: Optional[bool] = None
+    instance: Optional[str] = None
     lanes: Optional[List[Dict[str, Any]]] = None
     body: Dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -264,6 +267,8 @@ def parse_event(topic, body):
     elif kind == "journal":
         event.available = event.event == "available"
         event.reason = _get(body, "reason", str, "")
+    elif kind == "role":
+        event.instance = _get(body, "instance", str, "", required=True)
     return event
 
 
@@ -285,17 +290,36 @@ def record(kind, body, topic=None):
 
 # -- Sockets --------------------------------------------------------------------------------------------------
 
-class Client:
+class _Connection:
+    """A socket of its own context, closed at once (LINGER 0); `apply` may set CURVE options on it before it
+    connects (see vivabridge_curve). A `with` block closes it."""
+
+    def __init__(self, kind, apply):
+        import zmq
+        self._zmq = zmq
+        self.context = zmq.Context()
+        self.socket = self.context.socket(kind)
+        self.socket.setsockopt(zmq.LINGER, 0)
+        if apply:
+            apply(self.socket)
+
+    def close(self):
+        self.socket.close()
+        self.context.term()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exception):
+        self.close()
+
+
+class Client(_Connection):
     """A DEALER to the bridge's command socket. `apply` may set CURVE options (see vivabridge_curve)."""
 
     def __init__(self, endpoint, apply=None):
         import zmq
-        self._zmq = zmq
-        self.context = zmq.Context()
-        self.socket = self.context.socket(zmq.DEALER)
-        self.socket.setsockopt(zmq.LINGER, 0)
-        if apply:
-            apply(self.socket)
+        super().__init__(zmq.DEALER, apply)
         self.socket.connect(endpoint)
 
     def send(self, command):
@@ -318,16 +342,6 @@ class Client:
                     return parse_reply(body)
         except self._zmq.Again:
             return None
-
-    def close(self):
-        self.socket.close()
-        self.context.term()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exception):
-        self.close()
 
 
 def failover_request(endpoints, command, attempt_ms=10_000, total_ms=125_000, apply=None):
@@ -376,17 +390,12 @@ def failover_request(endpoints, command, attempt_ms=10_000, total_ms=125_000, ap
         context.term()
 
 
-class Subscriber:
+class Subscriber(_Connection):
     """A SUB to the bridge's events socket, for the topics starting with `prefixes` (everything by default)."""
 
     def __init__(self, endpoint, prefixes=("",), apply=None):
         import zmq
-        self._zmq = zmq
-        self.context = zmq.Context()
-        self.socket = self.context.socket(zmq.SUB)
-        self.socket.setsockopt(zmq.LINGER, 0)
-        if apply:
-            apply(self.socket)
+        super().__init__(zmq.SUB, apply)
         for prefix in prefixes or ("",):
             self.socket.setsockopt_string(zmq.SUBSCRIBE, prefix)
         self.socket.connect(endpoint)
@@ -401,13 +410,3 @@ class Subscriber:
         topic, body = frames[0].decode(), json.loads(frames[-1])
         record("event", body, topic)
         return parse_event(topic, body)
-
-    def close(self):
-        self.socket.close()
-        self.context.term()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exception):
-        self.close()

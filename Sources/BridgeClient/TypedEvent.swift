@@ -38,8 +38,20 @@ public struct TypedEvent: Sendable, Equatable {
         case heartbeat(inFlight: Int, lanesUp: Int)
         /// `bridge.journal.unavailable|available`.
         case journal(available: Bool, path: String, reason: String?)
+        /// (v1.2) `bridge.role.active`: the bridge `instance` took the lease and serves (``TypedEvent/epoch`` is
+        /// the lease's).
+        case roleActive(instance: String)
         /// A topic this version of the client does not know (a later bridge's): the body as it came.
         case other(JSONObject)
+    }
+
+    /// The command's id, on a command's events (progress, end, mismatch); nil on the others.
+    public var commandId: String? {
+        switch kind {
+        case .progress(_, let id, _, _, _), .mismatch(let id, _, _, _): id
+        case .end(_, let reply): reply.id
+        default: nil
+        }
     }
 
     /// Reads an event from its topic and body.
@@ -59,6 +71,7 @@ public struct TypedEvent: Sendable, Equatable {
         if topic.isHeartbeat {
             return .heartbeat(inFlight: try read.integer("inFlight"), lanesUp: try read.integer("lanesUp"))
         }
+        if topic == Topic.roleActive { return .roleActive(instance: try read.string("instance")) }
         if topic.lane == Topic.bridgeLane && topic.subject == Topic.journalSubject {
             guard let event = Topic.JournalEvent(rawValue: topic.event) else { return .other(body) }
             return .journal(

@@ -62,6 +62,27 @@ public struct TypedReply: Sendable, Equatable {
         public var platforms: [Platform]?
         /// The code, when this version of the client knows it.
         public var knownCode: RejectionCode? { RejectionCode(rawValue: code) }
+
+        /// Reads a reply's `error` object.
+        init(_ error: JSONObject) throws(ContractDecodingError) {
+            let inner = Members(error, path: "error.")
+            code = try inner.string("code")
+            message = try inner.string("message")
+            platforms = try inner.optionalArray("platforms")?.enumerated().map {
+                (index, value) throws(ContractDecodingError) in
+                guard let text = value.stringValue, let platform = Platform(rawValue: text) else {
+                    throw ContractDecodingError("error.platforms[\(index)]", "ios or android")
+                }
+                return platform
+            }
+        }
+
+        /// Why `reply` was refused, when it has an `error` that reads as the contract says, whatever the rest
+        /// of it: a refusal's reason stays readable in a reply that breaks the contract elsewhere.
+        public static func of(_ reply: JSONObject) -> RejectionError? {
+            guard let error = reply["error"]?.objectValue else { return nil }
+            return try? RejectionError(error)
+        }
     }
 
     /// `amountMismatch`: cents requested and approved (nil where not known), and the tips when they differ.
@@ -105,17 +126,8 @@ public struct TypedReply: Sendable, Equatable {
         message = try read.optionalString("message")
         result = try read.optionalObject("result")
         ref = try read.optionalString("ref")
-        if let error = try read.optionalObject("error") {
-            let inner = Members(error, path: "error.")
-            self.error = RejectionError(
-                code: try inner.string("code"), message: try inner.string("message"),
-                platforms: try inner.optionalArray("platforms")?.enumerated().map {
-                    (index, value) throws(ContractDecodingError) in
-                    guard let text = value.stringValue, let platform = Platform(rawValue: text) else {
-                        throw ContractDecodingError("error.platforms[\(index)]", "ios or android")
-                    }
-                    return platform
-                })
+        error = try read.optionalObject("error").map { (error) throws(ContractDecodingError) in
+            try RejectionError(error)
         }
         if let mismatch = try read.optionalObject("amountMismatch") {
             let inner = Members(mismatch, path: "amountMismatch.")
@@ -174,6 +186,8 @@ extension TypedReply {
         public var lastOutcome: Outcome?
         /// Whether a reload removed the lane while a command was in flight on it.
         public var removing: Bool
+        /// When the lane's last callback came (RFC 3339), if one came since the bridge started.
+        public var lastCallbackAt: String?
 
         /// `inFlight`: its action, id and state.
         public struct InFlight: Sendable, Equatable {
@@ -196,6 +210,8 @@ extension TypedReply {
         public var state: String
         public var lane: String?
         public var action: String?
+        /// With security: the client that first sent the command.
+        public var client: String?
         public var outcome: Outcome?
         public var reply: TypedReply?
     }
@@ -239,7 +255,8 @@ extension TypedReply {
                 Lane(
                     lane: try lane.string("lane"), connected: try lane.boolean("connected"),
                     platform: try lane.enumeration("platform", Platform.self), inFlight: inFlight,
-                    openBatch: openBatch, lastOutcome: lastOutcome, removing: object["removing"]?.boolValue == true))
+                    openBatch: openBatch, lastOutcome: lastOutcome, removing: object["removing"]?.boolValue == true,
+                    lastCallbackAt: try lane.optionalString("lastCallbackAt")))
         }
         return (lanes, try read.optionalInteger("epoch"), try read.optionalInteger("seq"))
     }
@@ -250,7 +267,8 @@ extension TypedReply {
         let read = Members(result, path: "result.")
         return Status(
             ref: try read.string("ref"), state: try read.string("state"), lane: try read.optionalString("lane"),
-            action: try read.optionalString("action"), outcome: try read.optionalEnumeration("outcome", Outcome.self),
+            action: try read.optionalString("action"), client: try read.optionalString("client"),
+            outcome: try read.optionalEnumeration("outcome", Outcome.self),
             reply: try read.optionalObject("reply").map { (object) throws(ContractDecodingError) in
                 try TypedReply(object)
             })

@@ -21,27 +21,21 @@ public enum Contract {
 
     /// Every document, the JSON Schemas first, then the AsyncAPI document.
     public static let documents: [Document] = [
-        Document(
-            name: "command", fileName: "command.schema.json", summary: "any command the bridge takes (oneOf by action)",
-            text: text(PackageResources.command_schema_json)),
-        Document(
-            name: "reply", fileName: "reply.schema.json",
-            summary: "any reply (by outcome; error codes, results per action)",
-            text: text(PackageResources.reply_schema_json)),
-        Document(
-            name: "event", fileName: "event.schema.json", summary: "any event body, on the PUB socket and on /events",
-            text: text(PackageResources.event_schema_json)),
-        Document(
-            name: "relay", fileName: "relay.schema.json", summary: "the terminal link's JSON parts (both hellos)",
-            text: text(PackageResources.relay_schema_json)),
-        Document(
-            name: "export", fileName: "export.schema.json", summary: "a row of journal export --format jsonl",
-            text: text(PackageResources.export_schema_json)),
+        schema("command", "any command the bridge takes (oneOf by action)", PackageResources.command_schema_json),
+        schema("reply", "any reply (by outcome; error codes, results per action)", PackageResources.reply_schema_json),
+        schema("event", "any event body, on the PUB socket and on /events", PackageResources.event_schema_json),
+        schema("relay", "the terminal link's JSON parts (both hellos)", PackageResources.relay_schema_json),
+        schema("export", "a row of journal export --format jsonl", PackageResources.export_schema_json),
         Document(
             name: "asyncapi", fileName: "vivabridge.asyncapi.yaml",
             summary: "AsyncAPI 3.0: servers, channels, operations, messages",
             text: text(PackageResources.vivabridge_asyncapi_yaml)),
     ]
+
+    /// The JSON Schema `NAME.schema.json`.
+    private static func schema(_ name: String, _ summary: String, _ bytes: [UInt8]) -> Document {
+        Document(name: name, fileName: "\(name).schema.json", summary: summary, text: text(bytes))
+    }
 
     /// The document called `name` (its short name or its file name), if there is one.
     public static func document(named name: String) -> Document? {

@@ -1,3 +1,4 @@
+import BridgeClient
 import InterApp
 import TerminalSimulator
 
@@ -59,7 +60,7 @@ struct DemoScript {
         print(line)
     }
 
-    private func outcome(_ reply: JSONObject) -> String { reply["outcome"]?.stringValue ?? "?" }
+    private func outcome(_ reply: TypedReply) -> String { reply.outcome.rawValue }
 
     private func waitFor(_ lane: String, _ phase: TransactionPhase) throws {
         guard stage.simulator.waitForPhase(lane: lane, phase, timeout: .seconds(10)) else {
@@ -129,7 +130,7 @@ struct DemoScript {
         let abortOutcome = outcome(abortReply)
         let passed =
             saleOutcome == "success" && abortOutcome == "superseded"
-            && abortReply["ref"]?.stringValue == "demo-abort-late"
+            && abortReply.ref == "demo-abort-late"
         return ("sale \(saleOutcome), abort \(abortOutcome)", passed)
     }
 
@@ -143,9 +144,11 @@ struct DemoScript {
         try session.send(["id": "demo-batch-close", "lane": "lane-2", "action": "batch", "command": "close"])
         let closed = outcome(try session.reply(to: "demo-batch-close"))
         let closedEvent = try session.event(.batch(lane: "lane-2", .closed))
+        guard case .batch(_, _, let openedName, _, _, _) = openedEvent.kind,
+            case .batch(_, _, _, _, let closedReason, _) = closedEvent.kind
+        else { return ("\(opened), \(closed), no batch events", false) }
         let passed =
-            opened == "success" && closed == "success" && openedEvent["batchName"]?.stringValue == "demo-morning"
-            && closedEvent["reason"]?.stringValue == "command"
+            opened == "success" && closed == "success" && openedName == "demo-morning" && closedReason == "command"
         return ("\(opened), \(closed), batch.opened, batch.closed", passed)
     }
 
@@ -157,7 +160,7 @@ struct DemoScript {
         hold["amount"] = .number(JSONNumber(8000))
         try session.send(hold)
         let held = try session.reply(to: "demo-pre-auth")
-        guard let orderCode = held["result"]?["orderCode"]?.stringValue else {
+        guard let orderCode = held.callbackResult()?.orderCode else {
             return ("pre_auth \(outcome(held)), no order code", false)
         }
         var take: JSONObject = ["id": "demo-capture", "lane": "lane-3", "action": "capture_pre_auth"]
@@ -165,7 +168,7 @@ struct DemoScript {
         take["orderCode"] = .string(orderCode)
         try session.send(take)
         let captured = try session.reply(to: "demo-capture")
-        let named = captured["authorisation"]?.stringValue
+        let named = captured.authorisation
         say("  <- the capture names its authorisation: \(named ?? "none")")
         let passed = outcome(held) == "success" && outcome(captured) == "success" && named == "demo-pre-auth"
         return ("\(outcome(held)), \(outcome(captured)), authorisation \(named ?? "none")", passed)
@@ -182,12 +185,14 @@ struct DemoScript {
         say("  The host answers at last.")
         stage.simulator.release(lane: "lane-1")
         let late = try session.event(.command(lane: "lane-1", action: "sale", .lateResult), id: "demo-late")
-        let lateOutcome = late["outcome"]?.stringValue ?? "?"
+        guard case .end(_, let lateReply) = late.kind else { return ("\(first), late_result unread", false) }
+        let lateOutcome = lateReply.outcome.rawValue
         try session.send(["id": "demo-status", "action": "status", "ref": "demo-late"])
         let status = try session.reply(to: "demo-status", quiet: true)
-        let stored = status["result"]?["outcome"]?.stringValue ?? status["result"]?["state"]?.stringValue ?? "?"
-        let lateMark = status["result"]?["reply"]?["late"] == .bool(true) ? " (late)" : ""
-        say("  <- status of demo-late: \(status["result"]?["state"]?.stringValue ?? "?"), \(stored)\(lateMark)")
+        let answer = try status.status()
+        let stored = answer?.outcome?.rawValue ?? answer?.state ?? "?"
+        let lateMark = answer?.reply?.late == true ? " (late)" : ""
+        say("  <- status of demo-late: \(answer?.state ?? "?"), \(stored)\(lateMark)")
         let passed = first == "unknown" && lateOutcome == "success" && stored == "success"
         return ("\(first), late_result \(lateOutcome), status \(stored)", passed)
     }

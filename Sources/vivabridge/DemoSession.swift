@@ -10,9 +10,9 @@ final class DemoSession {
     let commands: CommandConnection
     let subscriber: EventSubscription
     private let poller = Poller()
-    private var replies: [String: JSONObject] = [:]
-    /// Every event received, in order (the subscription probe left out).
-    private(set) var events: [BridgeEvent] = []
+    private var replies: [String: TypedReply] = [:]
+    /// Every event received, in order (the subscription probe left out, and any that broke the contract).
+    private(set) var events: [TypedEvent] = []
     private let print: (String) -> Void
 
     /// Connects to the bridge at `bound`, as a CURVE client when `curve` is given.
@@ -61,7 +61,7 @@ final class DemoSession {
     ///
     /// A terminal command's reply is printed after its `result` (or `unknown`) event, which the bridge
     /// publishes as it replies, so that the account reads in order.
-    func reply(to id: String, timeout: Duration = .seconds(10), quiet: Bool = false) throws -> JSONObject {
+    func reply(to id: String, timeout: Duration = .seconds(10), quiet: Bool = false) throws -> TypedReply {
         let deadline = ContinuousClock.now + timeout
         while replies[id] == nil {
             let left = deadline - ContinuousClock.now
@@ -69,27 +69,25 @@ final class DemoSession {
             try pump(waitMs: left.wholeMilliseconds, until: { _ in false })
         }
         let reply = replies.removeValue(forKey: id)!
-        if let lane = reply["lane"]?.stringValue, let action = reply["action"]?.stringValue,
-            reply["outcome"]?.stringValue != "rejected"
-        {
-            let event: Topic.CommandEvent = reply["outcome"]?.stringValue == "unknown" ? .unknown : .result
+        if let lane = reply.lane, let action = reply.action, reply.outcome != .rejected {
+            let event: Topic.CommandEvent = reply.outcome == .unknown ? .unknown : .result
             _ = try? self.event(.command(lane: lane, action: action, event), id: id, timeout: .seconds(2))
         }
         if !quiet { print(Self.describe(reply: reply)) }
         return reply
     }
 
-    /// Waits up to `timeout` for an event with `topic` (and `id`, when given); returns its body.
+    /// Waits up to `timeout` for an event with `topic` (and `id`, when given); returns it.
     @discardableResult
-    func event(_ topic: Topic, id: String? = nil, timeout: Duration = .seconds(10)) throws -> JSONObject {
+    func event(_ topic: Topic, id: String? = nil, timeout: Duration = .seconds(10)) throws -> TypedEvent {
         let text = topic.description
-        let matches: (BridgeEvent) -> Bool = { $0.topic == text && (id == nil || $0.body["id"]?.stringValue == id) }
-        if let seen = events.first(where: matches) { return seen.body }
+        let matches: (TypedEvent) -> Bool = { $0.topic == text && (id == nil || $0.commandId == id) }
+        if let seen = events.first(where: matches) { return seen }
         let deadline = ContinuousClock.now + timeout
         while true {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { throw DemoError("no \(topic) event within \(timeout)") }
-            if let found = try pump(waitMs: left.wholeMilliseconds, until: matches) { return found.body }
+            if let found = try pump(waitMs: left.wholeMilliseconds, until: matches) { return found }
         }
     }
 
@@ -99,59 +97,76 @@ final class DemoSession {
     /// One poll: reads every reply and event that arrived within `waitMs` (probes skipped). Returns the first
     /// event that `until` matched.
     @discardableResult
-    private func pump(waitMs: Int, until matches: (BridgeEvent) -> Bool) throws -> BridgeEvent? {
+    private func pump(waitMs: Int, until matches: (TypedEvent) -> Bool) throws -> TypedEvent? {
         try poller.poll(timeoutMilliseconds: waitMs)
-        var matched: BridgeEvent?
+        var matched: TypedEvent?
         while let reply = try commands.nextReply() {
-            if let id = reply.object["id"]?.stringValue { replies[id] = reply.object }
+            do {
+                let typed = try reply.typed()
+                if let id = typed.id { replies[id] = typed }
+            } catch {
+                throw DemoError("a reply that does not follow the contract (\(error)): \(reply.object)")
+            }
         }
         while let event = try subscriber.nextEvent() {
             guard !SubscriptionProbe.isProbe(event.topic) else { continue }
-            record(event)
-            if matched == nil, matches(event) { matched = event }
+            if let typed = record(event), matched == nil, matches(typed) { matched = typed }
         }
         return matched
     }
 
-    /// Keeps and prints an event.
-    private func record(_ event: BridgeEvent) {
-        events.append(event)
-        print(Self.describe(event: event))
+    /// Keeps and prints an event; nil (printed as such) when it breaks the contract.
+    @discardableResult
+    private func record(_ event: BridgeEvent) -> TypedEvent? {
+        do {
+            let typed = try event.typed()
+            events.append(typed)
+            print(Self.describe(event: typed))
+            return typed
+        } catch {
+            print("       event  \(event.topic)  (does not follow the contract: \(error))")
+            return nil
+        }
     }
 
     // MARK: - Printing
 
     /// `     event  lane-1.sale.result  seq 12  id demo-1  success`
-    static func describe(event: BridgeEvent) -> String {
-        let body = event.body
+    static func describe(event: TypedEvent) -> String {
         var parts = [event.topic.padding(toLength: max(event.topic.count, 26), withPad: " ", startingAt: 0)]
-        if let seq = body["seq"]?.intValue { parts.append("seq \(seq)") }
-        if let id = body["id"]?.stringValue { parts.append("id \(id)") }
-        if let outcome = body["outcome"]?.stringValue {
-            parts.append(outcome + (body["late"] == .bool(true) ? " (late)" : ""))
+        parts.append("seq \(event.seq)")
+        if let id = event.commandId { parts.append("id \(id)") }
+        var reason: String?
+        switch event.kind {
+        case .end(_, let reply):
+            parts.append(reply.outcome.rawValue + (reply.late ? " (late)" : ""))
+            reason = reply.reason?.rawValue
+        case .batch(_, _, let name, _, let closedBecause, _):
+            if let name { parts.append("batch \(name)") }
+            reason = closedBecause
+        case .journal(_, _, let why):
+            reason = why
+        default:
+            break
         }
-        if let name = body["batchName"]?.stringValue { parts.append("batch \(name)") }
-        if let reason = body["reason"]?.stringValue { parts.append("reason \(reason)") }
+        if let reason { parts.append("reason \(reason)") }
         return "       event  " + parts.joined(separator: "  ")
     }
 
     /// `  <- sale demo-1 on lane-1: success  "Transaction successful."  12.00  VISA 479275******9993  rrn …`
-    static func describe(reply: JSONObject) -> String {
-        let action = reply["action"]?.stringValue ?? "?"
-        let id = reply["id"]?.stringValue ?? "?"
-        var line = "  <- \(action) \(id): \(reply["outcome"]?.stringValue ?? "?")"
-        if reply["late"] == .bool(true) { line += " (late)" }
-        if let message = reply["message"]?.stringValue { line += "  \"\(message)\"" }
-        if let ref = reply["ref"]?.stringValue { line += "  ref \(ref)" }
-        if let client = reply["client"]?.stringValue { line += "  (client \(client))" }
-        if let error = reply["error"]?.objectValue { line += "  \(error)" }
-        if let result = reply["result"]?.objectValue {
-            if let amount = result["amount"]?.intValue { line += "  \(SendAmount.euros(amount))" }
-            let card = [result["cardType"]?.stringValue, result["accountNumber"]?.stringValue]
-                .compactMap { $0 }.filter { !$0.isEmpty }
+    static func describe(reply: TypedReply) -> String {
+        var line = "  <- \(reply.action ?? "?") \(reply.id ?? "?"): \(reply.outcome.rawValue)"
+        if reply.late { line += " (late)" }
+        if let message = reply.message { line += "  \"\(message)\"" }
+        if let ref = reply.ref { line += "  ref \(ref)" }
+        if let client = reply.client { line += "  (client \(client))" }
+        if let error = reply.error { line += "  \(error.code): \(error.message)" }
+        if let result = reply.result.map(TypedReply.CallbackResult.init(fields:)) {
+            if let amount = result.amount { line += "  \(SendAmount.euros(amount))" }
+            let card = [result.cardType, result.accountNumber].compactMap { $0 }.filter { !$0.isEmpty }
             if !card.isEmpty { line += "  " + card.joined(separator: " ") }
-            if let rrn = result["rrn"]?.stringValue, !rrn.isEmpty { line += "  rrn \(rrn)" }
-            if let batch = result["batchName"]?.stringValue { line += "  batch \(batch)" }
+            if let rrn = result.rrn, !rrn.isEmpty { line += "  rrn \(rrn)" }
+            if let batch = result.batchName { line += "  batch \(batch)" }
         }
         return line
     }

@@ -167,7 +167,7 @@ struct SendCommand: ParsableCommand {
                     ? SendReport.renderResolve(reply.object)
                     : SendReport.render(reply.object, width: WatchTerminal.width))
         }
-        let code = SendReport.exitCode(outcome: reply.object["outcome"]?.stringValue)
+        let code = SendReport.exitCode(outcome: (try? reply.typed())?.outcome.rawValue)
         if code != 0 { throw ExitCode(code) }
     }
 

@@ -1,3 +1,4 @@
+import BridgeClient
 import InterApp
 
 /// A reply in words, and the exit status its outcome gives `vivabridge send`.
@@ -39,75 +40,77 @@ enum SendReport {
         ("batchId", "batchId"), ("clientTransactionId", "clientTransactionId"),
     ]
 
-    /// The readable account of `reply`.
+    /// The readable account of `reply`, read as the contract gives it (a reply that breaks the contract is
+    /// shown as received, with what is wrong).
     static func render(_ reply: JSONObject, width: Int = 100) -> String {
-        let action = reply["action"]?.stringValue ?? "?"
-        switch action {
-        case "status": return renderStatus(reply)
-        case "lanes": return renderLanes(reply, width: width)
-        case "ping": return renderPing(reply)
-        default: return renderCommand(reply, indent: "")
+        let typed: TypedReply
+        do {
+            typed = try TypedReply(reply)
+        } catch {
+            return
+                "a reply that does not follow the contract (\(error)):\n  \(JSONValue.object(reply).serializedString)\n"
+        }
+        switch typed.action {
+        case "status": return renderStatus(typed)
+        case "lanes": return renderLanes(typed, width: width)
+        case "ping": return renderPing(typed)
+        default: return renderCommand(typed, indent: "")
         }
     }
 
     /// A terminal command's reply: headline, meaning, message, error, the key result fields.
-    static func renderCommand(_ reply: JSONObject, indent: String) -> String {
-        let id = reply["id"]?.stringValue ?? "(no id)"
-        let action = reply["action"]?.stringValue ?? "command"
-        let outcome = reply["outcome"]?.stringValue ?? "?"
-        let late = reply["late"]?.boolValue == true ? " (late)" : ""
-        var lines = ["\(action) \(id)\(reply["lane"]?.stringValue.map { " on \($0)" } ?? ""): \(outcome)\(late)"]
+    static func renderCommand(_ reply: TypedReply, indent: String) -> String {
+        let id = reply.id ?? "(no id)"
+        let action = reply.action ?? "command"
+        let outcome = reply.outcome.rawValue
+        let late = reply.late ? " (late)" : ""
+        var lines = ["\(action) \(id)\(reply.lane.map { " on \($0)" } ?? ""): \(outcome)\(late)"]
         var fields: [(String, String)] = []
         if let meaning = meaning(outcome) { fields.append(("means", meaning)) }
-        if let message = reply["message"]?.stringValue { fields.append(("message", message)) }
-        if let error = reply["error"]?.objectValue {
-            fields.append(
-                ("error", "\(error["code"]?.stringValue ?? "?"): \(error["message"]?.stringValue ?? "")"))
+        if let message = reply.message { fields.append(("message", message)) }
+        if let error = reply.error { fields.append(("error", "\(error.code): \(error.message)")) }
+        if let ref = reply.ref { fields.append(("ref", ref)) }
+        if let platforms = reply.error?.platforms {
+            fields.append(("offered on", platforms.map(\.rawValue).joined(separator: ", ")))
         }
-        if let ref = reply["ref"]?.stringValue { fields.append(("ref", ref)) }
-        if let platforms = reply["error"]?["platforms"]?.arrayValue {
-            fields.append(("offered on", platforms.compactMap(\.stringValue).joined(separator: ", ")))
-        }
-        if let authorisation = reply["authorisation"]?.stringValue { fields.append(("captured", authorisation)) }
-        if let refund = reply["refund"]?.objectValue,
-            let mark = reply["action"]?.stringValue.flatMap(TerminalAction.init(rawValue:))?.spec.refund,
-            refund[mark.key] == .bool(true)
+        if let authorisation = reply.authorisation { fields.append(("captured", authorisation)) }
+        if let refund = reply.refund, let mark = reply.action.flatMap(TerminalAction.init(rawValue:))?.spec.refund,
+            refund.kind.rawValue == mark.key
         {
-            let amount = refund["amount"]?.intValue.map { " of \(SendAmount.euros($0))" } ?? ""
+            let amount = refund.amount.map { " of \(SendAmount.euros($0))" } ?? ""
             fields.append(("refund", "\(mark.key.uppercased()): \(mark.note)\(amount)"))
         }
         var hidden: [String] = []
-        if let result = reply["result"]?.objectValue {
+        if let result = reply.result.map(TypedReply.CallbackResult.init(fields:)) {
             var shown: Set<String> = []
-            if let amount = result["amount"]?.intValue {
+            if let amount = result.amount {
                 fields.append(("amount", "\(SendAmount.euros(amount)) (\(amount) cents)"))
                 shown.insert("amount")
             }
-            if let tip = result["tipAmount"]?.intValue, tip != 0 {
+            if let tip = result.tipAmount, tip != 0 {
                 fields.append(("tip", "\(SendAmount.euros(tip)) (\(tip) cents)"))
             }
             shown.insert("tipAmount")
-            let card = [result["cardType"]?.stringValue, result["accountNumber"]?.stringValue].compactMap { $0 }
-                .filter { !$0.isEmpty }
+            let card = [result.cardType, result.accountNumber].compactMap { $0 }.filter { !$0.isEmpty }
             if !card.isEmpty {
-                let method = result["verificationMethod"]?.stringValue.map { " (\($0))" } ?? ""
+                let method = result.verificationMethod.map { " (\($0))" } ?? ""
                 fields.append(("card", card.joined(separator: " ") + method))
             }
             shown.formUnion(["cardType", "accountNumber", "verificationMethod", "action"])
             for (key, label) in highlighted {
-                guard let value = result[key], let text = text(value), !text.isEmpty else { continue }
+                guard let value = result.fields[key], let text = text(value), !text.isEmpty else { continue }
                 fields.append((label, text))
                 shown.insert(key)
             }
-            if reply["action"]?.stringValue == TerminalAction.report.rawValue {
+            if reply.action == TerminalAction.report.rawValue {
                 // A report's result is the terminal's own totals: every field is the answer.
-                for (key, value) in result.pairs where !shown.contains(key) {
+                for (key, value) in result.fields.pairs where !shown.contains(key) {
                     guard let text = text(value), !text.isEmpty else { continue }
                     fields.append((key, text))
                     shown.insert(key)
                 }
             }
-            hidden = result.pairs.filter { !shown.contains($0.key) && $0.value != .string("") }.map(\.key)
+            hidden = result.fields.pairs.filter { !shown.contains($0.key) && $0.value != .string("") }.map(\.key)
         }
         let labelWidth = fields.map(\.0.count).max() ?? 0
         for (label, value) in fields {
@@ -117,29 +120,27 @@ enum SendReport {
         return lines.map { indent + $0 }.joined(separator: "\n") + "\n"
     }
 
-    static func renderStatus(_ reply: JSONObject) -> String {
-        guard reply["outcome"]?.stringValue == "success", let result = reply["result"]?.objectValue else {
-            return renderCommand(reply, indent: "")
+    static func renderStatus(_ reply: TypedReply) -> String {
+        guard let status = try? reply.status() else { return renderCommand(reply, indent: "") }
+        if status.state == "not_found" {
+            return "status of \(status.ref): no command with this id is known to the bridge\n"
         }
-        let ref = result["ref"]?.stringValue ?? "?"
-        let state = result["state"]?.stringValue ?? "?"
-        if state == "not_found" { return "status of \(ref): no command with this id is known to the bridge\n" }
-        var line = "status of \(ref): \(state)"
-        if let action = result["action"]?.stringValue { line += ", \(action)" }
-        if let lane = result["lane"]?.stringValue { line += " on \(lane)" }
-        if let outcome = result["outcome"]?.stringValue { line += ": \(outcome)" }
+        var line = "status of \(status.ref): \(status.state)"
+        if let action = status.action { line += ", \(action)" }
+        if let lane = status.lane { line += " on \(lane)" }
+        if let outcome = status.outcome { line += ": \(outcome.rawValue)" }
         var text = line + "\n"
-        if let stored = result["reply"]?.objectValue {
+        if let stored = status.reply {
             text += "  its reply:\n" + renderCommand(stored, indent: "  ")
-        } else if state != "final" {
+        } else if status.state != "final" {
             text += "  not final yet: its reply comes when the terminal answers or its deadline passes\n"
         }
         return text
     }
 
-    static func renderLanes(_ reply: JSONObject, width: Int) -> String {
+    static func renderLanes(_ reply: TypedReply, width: Int) -> String {
         let state = WatchState().applying(snapshot: reply)
-        guard reply["outcome"]?.stringValue == "success" else { return renderCommand(reply, indent: "") }
+        guard reply.outcome == .success else { return renderCommand(reply, indent: "") }
         if state.lanes.isEmpty { return "the bridge has no lanes\n" }
         // The watch table's columns, less the last result (a snapshot has none); the last event is the last
         // callback here.
@@ -152,14 +153,9 @@ enum SendReport {
             .joined(separator: "\n") + "\n"
     }
 
-    static func renderPing(_ reply: JSONObject) -> String {
-        guard reply["outcome"]?.stringValue == "success", let result = reply["result"]?.objectValue else {
-            return renderCommand(reply, indent: "")
-        }
-        let version = result["version"]?.stringValue ?? "?"
-        let lanes = result["lanes"]?.intValue.map(String.init) ?? "?"
-        let outstanding = result["outstanding"]?.intValue.map(String.init) ?? "?"
-        return "pong: bridge \(version), \(lanes) lanes, \(outstanding) commands outstanding\n"
+    static func renderPing(_ reply: TypedReply) -> String {
+        guard let ping = try? reply.ping() else { return renderCommand(reply, indent: "") }
+        return "pong: bridge \(ping.version), \(ping.lanes) lanes, \(ping.outstanding) commands outstanding\n"
     }
 
     private static func text(_ value: JSONValue) -> String? {

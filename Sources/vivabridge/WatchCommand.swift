@@ -108,8 +108,10 @@ private final class WatchLoop {
                 changed = received(topic: event.topic, body: event.body) || changed
             }
             while let reply = try asker.nextReply() {
-                if reply.object["id"]?.stringValue == pending?.id { pending = nil }
-                state = state.applying(snapshot: reply.object)
+                let answer = try? reply.typed()
+                if answer?.id == pending?.id { pending = nil }
+                // One that breaks the contract is read again for the note that says what is wrong.
+                state = answer.map { state.applying(snapshot: $0) } ?? state.applying(snapshot: reply.object)
                 unreachableNoted = false
                 changed = true
             }

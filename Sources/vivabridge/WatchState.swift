@@ -213,38 +213,51 @@ extension WatchState {
         lastSeq = seq
     }
 
-    /// The state after a reply to `lanes` (the whole reply object): every row as the bridge sees it now.
+    /// The note for a `lanes` answer that breaks the contract.
+    private static func brokenAnswer(_ error: ContractDecodingError) -> String {
+        "the lanes query's answer does not follow the contract: \(error)"
+    }
+
+    /// The note for a `lanes` query that failed, and why.
+    private static func failedQuery(_ why: String) -> String { "the lanes query failed: \(why)" }
+
+    /// The state after a reply to `lanes` (the whole reply object), read as the contract gives it.
+    func applying(snapshot reply: JSONObject) -> WatchState {
+        do {
+            return applying(snapshot: try TypedReply(reply))
+        } catch {
+            // A refusal says why even when the rest of the reply breaks the contract.
+            guard let refusal = TypedReply.RejectionError.of(reply) else { return noting(Self.brokenAnswer(error)) }
+            return noting(Self.failedQuery(refusal.message))
+        }
+    }
+
+    /// The state after a reply to `lanes`: every row as the bridge sees it now.
     ///
     /// The last results are kept: the snapshot has none.
-    func applying(snapshot reply: JSONObject) -> WatchState {
+    func applying(snapshot reply: TypedReply) -> WatchState {
         var next = self
-        guard reply["outcome"]?.stringValue == "success",
-            let list = reply["result"]?["lanes"]?.arrayValue
-        else {
-            let why = reply["error"]?["message"]?.stringValue ?? reply["outcome"]?.stringValue ?? "no lanes"
-            next.addNote("the lanes query failed: \(why)")
+        let answer: (lanes: [TypedReply.Lane], epoch: Int?, seq: Int?)?
+        do {
+            answer = try reply.lanes()
+        } catch {
+            return noting(Self.brokenAnswer(error))
+        }
+        guard let answer else {
+            let why = reply.error?.message ?? reply.outcome.rawValue
+            next.addNote(Self.failedQuery(why))
             return next
         }
         var seen = 0
-        for entry in list {
-            guard let object = entry.objectValue, let id = object["lane"]?.stringValue else { continue }
-            if let laneFilter, id != laneFilter { continue }
+        for entry in answer.lanes {
+            if let laneFilter, entry.lane != laneFilter { continue }
             seen += 1
-            next.update(id) { lane in
-                lane.platform = object["platform"]?.stringValue ?? lane.platform
-                lane.connected = object["connected"]?.boolValue ?? lane.connected
-                if let current = object["inFlight"]?.objectValue {
-                    lane.inFlight = Command(
-                        action: current["action"]?.stringValue ?? "?", id: current["id"]?.stringValue ?? "?")
-                } else {
-                    lane.inFlight = nil
-                }
-                if let batch = object["openBatch"]?.objectValue {
-                    lane.openBatch = batch["name"]?.stringValue ?? batch["id"]?.stringValue ?? "(open)"
-                } else {
-                    lane.openBatch = nil
-                }
-                if lane.lastEventTime == nil, let at = object["lastCallbackAt"]?.stringValue { lane.lastEventTime = at }
+            next.update(entry.lane) { lane in
+                lane.platform = entry.platform.rawValue
+                lane.connected = entry.connected
+                lane.inFlight = entry.inFlight.map { Command(action: $0.action, id: $0.id) }
+                lane.openBatch = entry.openBatch.map { $0.name ?? $0.id ?? "(open)" }
+                if lane.lastEventTime == nil, let at = entry.lastCallbackAt { lane.lastEventTime = at }
             }
         }
         if let laneFilter, seen == 0 { next.addNote("the bridge has no lane \(laneFilter)") }

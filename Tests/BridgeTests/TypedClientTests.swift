@@ -67,4 +67,109 @@ struct TypedClientTests {
             ).kind
                 == .link(lane: "lane-1", up: true, endpoint: "e"))
     }
+
+    @Test("the role event reads as roleActive with its instance; one without instance is refused, naming it")
+    func roleEvent() throws {
+        let topic = Topic.roleActive.description
+        #expect(topic == "bridge.role.active")
+        let body: JSONObject = ["seq": 1, "epoch": 4, "time": "2025-05-01T09:30:11.001+00:00", "instance": "till-b"]
+        let event = try TypedEvent(topic: topic, body: body)
+        #expect(event.kind == .roleActive(instance: "till-b"))
+        #expect(event.epoch == 4)
+        var without = body
+        without["instance"] = nil
+        #expect(throws: ContractDecodingError("instance", "a string (required)")) {
+            try TypedEvent(topic: topic, body: without)
+        }
+        without["instance"] = 7
+        #expect(throws: ContractDecodingError("instance", "a string")) { try TypedEvent(topic: topic, body: without) }
+    }
+
+    @Test("the members send, watch and the demo read: the callback result, lastCallbackAt, status' client, resolve")
+    func answers() throws {
+        let sale = try TypedReply(
+            try #require(
+                try JSONValue.parse(
+                    Array(
+                        #"{"id":"s","lane":"l","action":"sale","outcome":"success","result":{"amount":1200,"tipAmount":"1.5","cardType":"VISA","accountNumber":"479275******9999","verificationMethod":"CHIP-PIN","rrn":"1","orderCode":"2","batchName":"b"},"late":false}"#
+                            .utf8)
+                ).objectValue))
+        let result = try #require(sale.callbackResult())
+        #expect(result.amount == 1200 && result.tipAmount == nil && result.fields["tipAmount"] == "1.5")
+        #expect(
+            [result.cardType, result.accountNumber, result.verificationMethod, result.rrn, result.orderCode]
+                == ["VISA", "479275******9999", "CHIP-PIN", "1", "2"])
+        #expect(result.batchName == "b")
+        let lanes = try #require(
+            try TypedReply([
+                "id": "q", "action": "lanes", "outcome": "success", "late": false,
+                "result": [
+                    "lanes": [
+                        [
+                            "lane": "l", "connected": true, "platform": "ios",
+                            "lastCallbackAt": "2025-05-01T09:30:11.001+00:00",
+                        ]
+                    ]
+                ],
+            ]).lanes())
+        #expect(lanes.lanes.first?.lastCallbackAt == "2025-05-01T09:30:11.001+00:00")
+        let status = try #require(
+            try TypedReply([
+                "id": "q", "action": "status", "outcome": "success", "late": false,
+                "result": ["ref": "s", "state": "final", "client": "till-1"],
+            ]).status())
+        #expect(status.client == "till-1")
+        let stored: JSONObject = [
+            "id": "s", "lane": "l", "action": "sale", "outcome": "failure", "reason": "other", "late": false,
+            "earlier": ["outcome": "unknown"], "resolved": ["by": "ops", "at": "2025-05-01T09:30:11.001+00:00"],
+        ]
+        let resolve = try #require(
+            try TypedReply([
+                "id": "r", "action": "resolve", "outcome": "success", "late": false,
+                "result": ["ref": "s", "outcome": "failure", "reply": .object(stored)],
+            ]).resolve())
+        #expect(resolve.ref == "s" && resolve.outcome == .failure)
+        #expect(resolve.reply.earlier?.outcome == .unknown && resolve.reply.resolved?.by == "ops")
+        #expect(throws: ContractDecodingError("result.reply", "an object (required)")) {
+            try TypedReply([
+                "id": "r", "action": "resolve", "outcome": "success", "late": false,
+                "result": ["ref": "s", "outcome": "failure"],
+            ]).resolve()
+        }
+        let progress = try TypedEvent(
+            topic: "l.sale.accepted",
+            body: ["seq": 1, "epoch": 1, "time": "t", "id": "s", "lane": "l", "action": "sale"])
+        #expect(progress.commandId == "s")
+        let beat = try TypedEvent(
+            topic: "bridge.heartbeat.beat", body: ["seq": 2, "epoch": 1, "time": "t", "inFlight": 0, "lanesUp": 1])
+        #expect(beat.commandId == nil)
+    }
+
+    @Test("a batch command's own events are command events; the batch's opened and closed are batch events")
+    func batchCommandEvents() throws {
+        let stamp: JSONObject = ["seq": 1, "epoch": 1, "time": "t", "lane": "l"]
+        var result = stamp
+        for (key, value) in [("id", "b-1"), ("action", "batch"), ("outcome", "success")] as [(String, JSONValue)] {
+            result[key] = value
+        }
+        result["late"] = false
+        let end = try TypedEvent(topic: "l.batch.result", body: result)
+        #expect(end.commandId == "b-1")
+        guard case .end(.result, let reply) = end.kind else {
+            Issue.record("l.batch.result read as \(end.kind)")
+            return
+        }
+        #expect(reply.outcome == .success)
+        var progress = stamp
+        progress["id"] = "b-1"
+        progress["action"] = "batch"
+        #expect(
+            try TypedEvent(topic: "l.batch.accepted", body: progress).kind
+                == .progress(.accepted, id: "b-1", lane: "l", action: "batch", client: nil))
+        var opened = stamp
+        opened["batchName"] = "morning"
+        #expect(
+            try TypedEvent(topic: "l.batch.opened", body: opened).kind
+                == .batch(.opened, lane: "l", name: "morning", id: nil, reason: nil, automatic: false))
+    }
 }

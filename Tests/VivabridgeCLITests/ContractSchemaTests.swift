@@ -132,7 +132,7 @@ struct ContractSchemaTests {
         var topics = Topic.CommandEvent.allCases.map { Topic.command(lane: "lane-1", action: "sale", $0) }
         topics += Topic.LaneEvent.allCases.map { Topic.lane("lane-1", $0) }
         topics += Topic.BatchEvent.allCases.map { Topic.batch(lane: "lane-1", $0) }
-        topics += Topic.JournalEvent.allCases.map { Topic.journal($0) } + [Topic.heartbeat]
+        topics += Topic.JournalEvent.allCases.map { Topic.journal($0) } + [Topic.heartbeat, Topic.roleActive]
         for topic in topics {
             let text = topic.description
             let kinds = Set(

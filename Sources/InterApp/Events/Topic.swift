@@ -62,6 +62,10 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
     /// Whether this is ``heartbeat``.
     public var isHeartbeat: Bool { self == Self.heartbeat }
 
+    /// (v1.2) `bridge.role.active`: with a PostgreSQL journal, this bridge took the lease and serves; the body
+    /// has `instance` beside the stamp, whose `epoch` is the lease's.
+    public static let roleActive = Topic(lane: bridgeLane, subject: "role", event: "active")
+
     /// The subject of lane events.
     public static let laneSubject = "lane"
     /// The subject of batch events.
@@ -96,9 +100,10 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
         self.init(lane: String(parts[0]), subject: String(parts[1]), event: String(parts[2]))
     }
 
-    /// The command event, when this is one (neither a lane nor a batch event).
+    /// The command event, when this is one (neither a lane nor a batch event): a `batch` command's own
+    /// events (`lane-1.batch.accepted`, `lane-1.batch.result`) are command events, `opened` and `closed` not.
     public var commandEvent: CommandEvent? {
-        guard subject != Self.laneSubject, subject != Self.batchSubject,
+        guard subject != Self.laneSubject,
             !(lane == Self.bridgeLane && (subject == Self.journalSubject || isHeartbeat))
         else { return nil }
         return CommandEvent(rawValue: event)
