@@ -95,8 +95,7 @@ final class Correlator {
                 id: stored.id, lane: laneId, action: action, clientTransactionId: stored.clientTransactionId,
                 fingerprint: stored.fingerprint, deadlineMs: stored.deadlineMs ?? clock.nowMs(), waiters: [],
                 purpose: .client(name: stored.client))
-            record.state = .forwarded
-            record.mayHaveOpened = true
+            record.progress = .restored
             if RequestedAmounts.checkedActions.contains(action) {
                 record.requested = RequestedAmounts(fingerprint: stored.fingerprint)
             }
@@ -104,14 +103,14 @@ final class Correlator {
             record.journalSeq = stored.seq
             store.track(record)
             if action == .abort {
-                lane.aborts.append(record)
-            } else if lane.current == nil {
-                lane.current = record
+                lane.inFlight.addAbort(record)
+            } else if lane.inFlight.activity.isIdle {
+                lane.inFlight.start(record)
             } else {
                 logger.warning(
                     "two outstanding transactions on one lane in the journal; the later waits for its deadline",
                     metadata: ["id": "\(record.id)", "lane": "\(laneId)"])
-                lane.aborts.append(record)
+                lane.inFlight.addAbort(record)
             }
         }
         if store.recordCount > 0 {
