@@ -41,7 +41,7 @@ extension Correlator {
             reject(rejection(.shuttingDown, "the bridge is shutting down; send it again once it is back"), to: target)
             return
         }
-        if let problem = journalProblem {
+        if let problem = journalHealth.problem {
             reject(
                 rejection(
                     .journalUnavailable,

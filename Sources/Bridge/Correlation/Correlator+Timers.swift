@@ -18,7 +18,7 @@ extension Correlator {
             if lane.orphans.suppressed > 0, lane.orphans.isOver(at: now) {
                 summarizeSuppressedOrphans(lane.orphans.takeSuppressed(), lane: lane)
             }
-            if lane.inFlight.activity.isIdle, lane.link.mayStartLookup, phase.isRunning, journalProblem == nil,
+            if lane.inFlight.activity.isIdle, lane.link.mayStartLookup, phase.isRunning, journalHealth == .healthy,
                 !lane.pendingLookups.isEmpty
             {
                 startLookup(lane: lane)
