@@ -188,7 +188,7 @@ struct LaneTransitionRulesTests {
         #expect(try Self.reply(rig.relay(CorrelatorRulesTests.success)).string("outcome") == "success")
     }
 
-    @Test("journal events: a failed write refuses commands and keeps the first problem, resumed takes them again")
+    @Test("journal events: a failed write refuses until resumed; a lost file refuses for the rest of the run")
     func journalEvents() throws {
         let rig = try CorrelatorRig()
         rig.correlator.journalWritesFailed("disk full")
@@ -196,10 +196,17 @@ struct LaneTransitionRulesTests {
         let refused = rig.receive(saleJSON(id: "s-1", lane: "lane-1", amount: 100))
         #expect(try Self.code(refused) == "journal_unavailable")
         #expect(try Self.reply(refused).object("error")?.string("message")?.contains("(disk full)") == true)
-        rig.correlator.journalFileLost("the journal file was deleted")
-        #expect(rig.correlator.journalProblem == "the journal file was deleted")
-        rig.correlator.journalWritesResumed()
-        #expect(rig.correlator.journalProblem == nil)
+        let resumed = rig.correlator.journalWritesResumed()
+        #expect(resumed && rig.correlator.journalHealth == .healthy)
         #expect(CorrelatorRig.sends(rig.receive(saleJSON(id: "s-2", lane: "lane-1", amount: 100))).count == 1)
+
+        rig.correlator.journalWritesFailed("disk full again")
+        let lost = rig.correlator.journalFileLost("the journal file was deleted")
+        let lostAgain = rig.correlator.journalFileLost("the journal file was replaced")
+        #expect(lost && !lostAgain, "a lost file is news once")
+        #expect(rig.correlator.journalHealth.problem == "the journal file was deleted")
+        let resumedAfterLoss = rig.correlator.journalWritesResumed()
+        #expect(!resumedAfterLoss && rig.correlator.journalHealth.isFileLost, "writes working again bring no file back")
+        #expect(try Self.code(rig.receive(saleJSON(id: "s-3", lane: "lane-1", amount: 100))) == "journal_unavailable")
     }
 }

@@ -23,11 +23,8 @@ final class CommandRecord {
     let action: TerminalAction
     let clientTransactionId: String?
     let fingerprint: String
-    var state: RecordState
-    /// Whether the terminal app may have this command open: the relay said `opened`, or the command was
-    /// restored after a restart (whether it was opened before is not known). Such a command can no longer
-    /// become `undeliverable`.
-    var mayHaveOpened = false
+    /// Where it is on its way to the terminal app, and whether the app may have it open.
+    var progress = CommandProgress.accepted
     var deadlineMs: Int64
     /// Everyone who sent this command (the first sender and any idempotent repeats while in flight).
     var waiters: [ReplyTarget]
@@ -50,11 +47,13 @@ final class CommandRecord {
         self.action = action
         self.clientTransactionId = clientTransactionId
         self.fingerprint = fingerprint
-        self.state = .accepted
         self.deadlineMs = deadlineMs
         self.waiters = waiters
         self.purpose = purpose
     }
+
+    /// Where it is on its way, as the journal and `status` show it.
+    var state: RecordState { progress.state }
 
     /// The admitted client that sent it first; nil on plain sockets and for the bridge's own look-ups.
     var client: String? {

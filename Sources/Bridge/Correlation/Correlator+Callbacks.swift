@@ -30,15 +30,15 @@ extension Correlator {
     /// in flight when it is the only one on the lane. Anything else is an orphan: an unknown action with
     /// no id never decides a command's money.
     private func unknownActionCallback(_ callback: ReceivedCallback, name: String, lane: LaneState) {
-        guard let current = lane.current, !current.isRecoveryLookup else {
+        guard let current = lane.inFlight.activity.transaction else {
             orphan(callback, lane: lane, action: name)
             return
         }
         let ctid = callback.clientTransactionId
         let named = ctid != nil && ctid == current.clientTransactionId
         let alone =
-            ctid == nil && callback.callback.isCardholderCancelAction && lane.aborts.isEmpty
-            && lane.graceSales.isEmpty
+            ctid == nil && callback.callback.isCardholderCancelAction && lane.inFlight.aborts.isEmpty
+            && lane.inFlight.graceSales.isEmpty
         guard named || alone else {
             orphan(callback, lane: lane, action: name)
             return
@@ -79,11 +79,11 @@ extension Correlator {
 
     private func saleCallback(_ callback: ReceivedCallback, lane: LaneState) {
         let ctid = callback.clientTransactionId
-        if let current = lane.current, current.action == .sale, !current.isRecoveryLookup,
+        if let current = lane.inFlight.activity.transaction, current.action == .sale,
             ctid == nil || ctid == current.clientTransactionId
         {
             journalCallback(callback, lane: lane.id, matched: (current.id, current.journalSeq), disposition: "matched")
-            let abortsOutstanding = lane.aborts
+            let abortsOutstanding = lane.inFlight.aborts
             finalize(current, outcome(of: callback))
             for abort in abortsOutstanding {
                 var superseded = FinalOutcome.outcome(
@@ -93,14 +93,14 @@ extension Correlator {
             }
             return
         }
-        if let index = lane.graceSales.firstIndex(where: {
+        if let index = lane.inFlight.graceSales.firstIndex(where: {
             $0.sale.action == .sale && (ctid == nil || $0.sale.clientTransactionId == ctid)
         }) {
             resolveGrace(at: index, with: callback, lane: lane)
             return
         }
         if lateResult(callback, action: .sale, lane: lane) { return }
-        if let ctid, let current = lane.current, current.action == .sale, !current.isRecoveryLookup,
+        if let ctid, let current = lane.inFlight.activity.transaction, current.action == .sale,
             Self.echoedWithoutEncoding(received: ctid, sent: current.clientTransactionId)
         {
             journalCallback(
@@ -154,7 +154,7 @@ extension Correlator {
     // MARK: Aborts
 
     private func abortAnswered(_ callback: ReceivedCallback, _ answer: Callback.AbortAnswer, lane: LaneState) {
-        guard let abort = lane.aborts.first else {
+        guard let abort = lane.inFlight.aborts.first else {
             orphan(callback, lane: lane, action: "abort")
             return
         }
@@ -163,20 +163,15 @@ extension Correlator {
         case .nothingToAbort:
             finalize(abort, FinalOutcome(outcome: .nothingToAbort, message: callback.message, result: callback.result))
         case .aborted:
-            guard let sale = lane.current, !sale.isRecoveryLookup, sale.action.spec.abortable else {
+            guard let sale = lane.inFlight.activity.transaction, sale.action.spec.abortable else {
                 finalize(abort, FinalOutcome(outcome: .success, message: callback.message, result: callback.result))
                 return
             }
-            lane.aborts.removeFirst()
-            lane.current = nil
             let grace = GraceSale(
                 sale: sale, abort: abort, abortMessage: callback.message, abortResult: callback.result,
                 untilMs: nowMs() + Int64(configuration.abortGraceMs))
-            if configuration.abortGraceMs == 0 {
-                endGrace(grace)
-            } else {
-                lane.graceSales.append(grace)
-            }
+            lane.inFlight.stop(for: grace, keep: configuration.abortGraceMs > 0)
+            if configuration.abortGraceMs == 0 { endGrace(grace) }
         case .unrecognized:
             finalize(abort, outcome(of: callback))
         }
@@ -185,7 +180,7 @@ extension Correlator {
     /// The stopped transaction's own callback came within the grace period: only a success overrules
     /// the abort; otherwise the transaction stays aborted and keeps what its callback said.
     private func resolveGrace(at index: Int, with callback: ReceivedCallback, lane: LaneState) {
-        let grace = lane.graceSales.remove(at: index)
+        let grace = lane.inFlight.takeGraceSale(at: index)
         journalCallback(
             callback, lane: lane.id, matched: (grace.sale.id, grace.sale.journalSeq), disposition: "matched")
         if callback.isSuccess {
@@ -211,25 +206,24 @@ extension Correlator {
     private func otherCallback(_ callback: ReceivedCallback, action: TerminalAction, lane: LaneState) {
         // An action whose command names itself by clientTransactionId (pre_auth) takes only its own answer.
         let ctid = callback.clientTransactionId
-        let named = !action.spec.fillsClientTransactionId || ctid == nil || ctid == lane.current?.clientTransactionId
-        guard let current = lane.current, current.action == action, named else {
-            if let index = lane.graceSales.firstIndex(where: { $0.sale.action == action }) {
+        let current = lane.inFlight.activity.record
+        let named = !action.spec.fillsClientTransactionId || ctid == nil || ctid == current?.clientTransactionId
+        guard let current, current.action == action, named else {
+            if let index = lane.inFlight.graceSales.firstIndex(where: { $0.sale.action == action }) {
                 resolveGrace(at: index, with: callback, lane: lane)
             } else if !lateResult(callback, action: action, lane: lane) {
                 orphan(callback, lane: lane, action: action.rawValue)
             }
             return
         }
-        journalCallback(
-            callback, lane: lane.id, matched: (current.id, current.journalSeq),
-            disposition: current.isRecoveryLookup ? "lookup" : "matched")
-        if action == .batch && callback.isSuccess { batchChanged(callback, lane: lane) }
-        if case .recoveryLookup(let saleId) = current.purpose {
-            store.forget(current.id)
-            lane.current = nil
+        if case .recoveryLookup(_, let saleId) = lane.inFlight.activity {
+            journalCallback(callback, lane: lane.id, matched: (current.id, current.journalSeq), disposition: "lookup")
+            endLookup(current)
             lookupAnswered(callback, saleId: saleId, lane: lane)
             return
         }
+        journalCallback(callback, lane: lane.id, matched: (current.id, current.journalSeq), disposition: "matched")
+        if action == .batch && callback.isSuccess { batchChanged(callback, lane: lane) }
         var final = outcome(of: callback)
         markSuccess(&final, action: action, id: current.id, requested: current.requested?.amount, lane: lane)
         finalize(current, final)

@@ -41,7 +41,7 @@ extension Correlator {
             reject(rejection(.shuttingDown, "the bridge is shutting down; send it again once it is back"), to: target)
             return
         }
-        if let problem = journalProblem {
+        if let problem = journalHealth.problem {
             reject(
                 rejection(
                     .journalUnavailable,
@@ -62,8 +62,7 @@ extension Correlator {
             reject(rejection, to: target)
             return
         }
-        if terminal.action != .abort, let busy = lane.current {
-            let what = busy.isRecoveryLookup ? "a transactionDetails look-up" : "\(busy.action.rawValue) \(busy.id)"
+        if terminal.action != .abort, let what = Self.busyWith(lane.inFlight.activity) {
             reject(
                 rejection(
                     .laneBusy, "lane \(lane.id) is busy with \(what); one transaction at a time (abort is allowed)"),
@@ -79,9 +78,10 @@ extension Correlator {
                 to: target)
             return
         }
-        if terminal.action == .abort, lane.aborts.count >= Self.maxOutstandingAborts {
+        if terminal.action == .abort, lane.inFlight.aborts.count >= Self.maxOutstandingAborts {
             reject(
-                rejection(.laneBusy, "lane \(lane.id) already has \(lane.aborts.count) aborts waiting for an answer"),
+                rejection(
+                    .laneBusy, "lane \(lane.id) already has \(lane.inFlight.aborts.count) aborts waiting for an answer"),
                 to: target)
             return
         }
@@ -102,11 +102,20 @@ extension Correlator {
                 .outcome(.undeliverable, "lane \(lane.id) is not connected to its relay; safe to retry under a new id"))
             return
         }
-        if terminal.action == .abort { lane.aborts.append(record) } else { lane.current = record }
+        if terminal.action == .abort { lane.inFlight.addAbort(record) } else { lane.inFlight.start(record) }
         publishProgress(record, .accepted)
         let url = RequestURL.build(terminal, lane: lane.settings)
         emit(
             .send(lane: lane.id, message: .open(ref: Array(record.id.utf8), url: Array(url.utf8)), recordId: record.id))
+    }
+
+    /// What a lane whose slot holds `activity` is busy with, for a `lane_busy` refusal; nil when idle.
+    private static func busyWith(_ activity: LaneActivity) -> String? {
+        switch activity {
+        case .idle: nil
+        case .transaction(let record): "\(record.action.rawValue) \(record.id)"
+        case .recoveryLookup: "a transactionDetails look-up"
+        }
     }
 
     /// A message of several frames with no empty delimiter before the last: not a command (a DEALER
@@ -188,8 +197,7 @@ extension Correlator {
         guard let record = store.record(id: recordId) else { return }
         if case .recoveryLookup(let saleId) = record.purpose {
             logger.notice("transactionDetails look-up could not be sent", metadata: ["sale": "\(saleId)"])
-            store.forget(recordId)
-            if lanes[laneId]?.current === record { lanes[laneId]?.current = nil }
+            endLookup(record)
             return
         }
         finalize(
@@ -200,8 +208,7 @@ extension Correlator {
 
     /// The loop handed a URL to the lane's link.
     func sent(recordId: String) {
-        guard let record = store.record(id: recordId), record.state == .accepted else { return }
-        record.state = .forwarded
+        guard let record = store.record(id: recordId), record.progress.sent() else { return }
         if !record.isRecoveryLookup { publishProgress(record, .forwarded) }
     }
 }

@@ -6,10 +6,7 @@ extension Correlator {
     func rollBack(ids: Set<String>, because problem: String) {
         for id in ids {
             guard let record = store.rollBack(id) else { continue }
-            if let lane = lanes[record.lane] {
-                if lane.current === record { lane.current = nil }
-                lane.aborts.removeAll { $0 === record }
-            }
+            release(record)
             let rejection = Rejection(
                 .journalUnavailable,
                 "the journal could not record the command (\(problem)); it was not sent; try again later",

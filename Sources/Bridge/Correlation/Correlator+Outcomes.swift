@@ -58,6 +58,7 @@ extension Correlator {
     /// record leave memory (``CommandStore/finalize(_:outcome:reply:summary:late:atMs:)``). `event` is `result` or `unknown`.
     func finalize(_ record: CommandRecord, _ final: FinalOutcome, event: Topic.CommandEvent = .result) {
         var final = final
+        let isLookup = record.isRecoveryLookup
         if let requested = record.requested {
             checkAmounts(requested, &final, id: record.id, lane: record.lane, action: record.action.rawValue)
         }
@@ -71,7 +72,7 @@ extension Correlator {
                     "why": "\(final.message ?? "-")",
                 ])
         }
-        if !record.isRecoveryLookup {
+        if !isLookup {
             metrics.command(
                 action: record.action.rawValue, outcome: final.outcome,
                 elapsedMs: record.receivedMs.map { nowMs() - $0 }, times: record.waiters.count)
@@ -87,7 +88,7 @@ extension Correlator {
                 store.finalize(
                     record, outcome: final.outcome.rawValue, reply: text, summary: summary, late: final.late,
                     atMs: now)))
-        if !record.isRecoveryLookup {
+        if !isLookup {
             emit(
                 .countOutcome(
                     .init(
@@ -98,15 +99,12 @@ extension Correlator {
         emit(
             .publish(
                 topic: .command(lane: record.lane, action: record.action.rawValue, event), body: .serialized(bytes)))
-        if let lane = lanes[record.lane] {
-            if !record.isRecoveryLookup {
-                lane.lastResult = LastResult(
-                    id: record.id, action: record.action.rawValue, outcome: final.outcome.rawValue,
-                    amount: final.result?["amount"], atMs: now)
-            }
-            if lane.current === record { lane.current = nil }
-            lane.aborts.removeAll { $0 === record }
+        if !isLookup {
+            lanes[record.lane]?.lastResult = LastResult(
+                id: record.id, action: record.action.rawValue, outcome: final.outcome.rawValue,
+                amount: final.result?["amount"], atMs: now)
         }
+        release(record)
     }
 
     /// Completes a sale already reported `unknown` from a callback that arrived after its deadline.

@@ -100,20 +100,13 @@ extension Correlator {
         entry["platform"] = .string(lane.platform.rawValue)
         if lane.isRemoved { entry["removing"] = .bool(true) }
         entry["relay"] = lane.relayHello.map(JSONValue.object) ?? .null
-        if let current = lane.current {
-            var inFlight = JSONObject()
-            inFlight["action"] = .string(current.action.rawValue)
-            switch current.purpose {
-            case .client: inFlight["id"] = .string(current.id)
-            case .recoveryLookup(let saleId): inFlight["id"] = .string("(look-up for \(saleId))")
-            }
-            inFlight["state"] = .string(current.state.rawValue)
-            if let since = current.receivedMs { inFlight["since"] = .string(Timestamp.iso8601(ms: since)) }
-            entry["inFlight"] = .object(inFlight)
-        } else {
-            entry["inFlight"] = .null
+        switch lane.inFlight.activity {
+        case .idle: entry["inFlight"] = .null
+        case .transaction(let record): entry["inFlight"] = .object(Self.inFlight(record, shownAs: record.id))
+        case .recoveryLookup(let record, let saleId):
+            entry["inFlight"] = .object(Self.inFlight(record, shownAs: "(look-up for \(saleId))"))
         }
-        entry["aborts"] = .array(lane.aborts.map { .string($0.id) })
+        entry["aborts"] = .array(lane.inFlight.aborts.map { .string($0.id) })
         if let batch = lane.openBatch {
             var open = JSONObject()
             open["name"] = batch.name.map(JSONValue.string) ?? .null
@@ -128,5 +121,15 @@ extension Correlator {
         entry["lastCallbackAt"] = lane.lastCallbackMs.map { .string(Timestamp.iso8601(ms: $0)) } ?? .null
         entry["faults"] = .object(JSONObject(lane.faults.json.map { ($0, .number(JSONNumber($1))) }))
         return entry
+    }
+
+    /// The `lanes` answer's `inFlight` of a lane whose slot holds `record`, named `id`.
+    private static func inFlight(_ record: CommandRecord, shownAs id: String) -> JSONObject {
+        var inFlight = JSONObject()
+        inFlight["action"] = .string(record.action.rawValue)
+        inFlight["id"] = .string(id)
+        inFlight["state"] = .string(record.state.rawValue)
+        if let since = record.receivedMs { inFlight["since"] = .string(Timestamp.iso8601(ms: since)) }
+        return inFlight
     }
 }

@@ -55,7 +55,8 @@ extension Correlator {
             notOpened(ref: String(decoding: ref, as: UTF8.self), reason: reason, lane: lane)
         case .callback(let url): receiveCallback(url, lane: lane)
         case .returned:
-            publishLaneEvent(laneId, .returned, [("inFlight", lane.current.map { .string($0.id) } ?? .null)])
+            publishLaneEvent(
+                laneId, .returned, [("inFlight", lane.inFlight.activity.record.map { .string($0.id) } ?? .null)])
         case .open:
             lane.faults.malformed += 1
             logger.notice("relay sent an open, which only the bridge sends; ignored", metadata: ["lane": "\(laneId)"])
@@ -102,9 +103,7 @@ extension Correlator {
     }
 
     private func opened(ref: String, lane: LaneState) {
-        guard let record = ownRecord(ref, frame: .opened, lane: lane), record.state != .delivered else { return }
-        record.state = .delivered
-        record.mayHaveOpened = true
+        guard let record = ownRecord(ref, frame: .opened, lane: lane), record.progress.opened() else { return }
         guard !record.isRecoveryLookup else { return }
         publishProgress(record, .delivered)
         if record.action.spec.endsWhenOpened {
@@ -121,7 +120,7 @@ extension Correlator {
     /// the restart): there only the callback or the deadline can end it, never `undeliverable`.
     private func notOpened(ref: String, reason: [UInt8], lane: LaneState) {
         guard let record = ownRecord(ref, frame: .notOpened, lane: lane) else { return }
-        guard !record.mayHaveOpened else {
+        guard !record.progress.mayHaveOpened else {
             lane.faults.contradictions += 1
             logger.warning(
                 "relay said not_opened for a command that may already be open on the terminal; ignored",
@@ -129,8 +128,7 @@ extension Correlator {
             return
         }
         if record.isRecoveryLookup {
-            store.forget(ref)
-            if lane.current === record { lane.current = nil }
+            endLookup(record)
             return
         }
         let text = reason.isEmpty ? "no reason given" : Redaction.maskDigitRuns(Quote.printable(reason, limit: 200))

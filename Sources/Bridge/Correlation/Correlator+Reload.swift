@@ -99,7 +99,7 @@ extension Correlator {
         lane.link.reloadAsked(change)
         changingLanes.insert(lane.id)
         guard !lane.isIdle else { return }
-        let inFlight = ([lane.current].compactMap { $0 } + lane.aborts + lane.graceSales.map(\.sale)).map(\.id)
+        let inFlight = lane.inFlight.records.map(\.id)
         let metadata: Logger.Metadata = ["lane": "\(lane.id)", "inFlight": "\(inFlight.joined(separator: ","))"]
         if change == .remove {
             logger.notice(

@@ -40,7 +40,7 @@ extension Correlator {
                 .notAllowed, "resolve needs the admin role; client \(client ?? "-") does not have it (docs/SECURITY.md)"
             )
         }
-        if let problem = journalProblem {
+        if let problem = journalHealth.problem {
             throw ResolveRefusal(
                 .journalUnavailable, "the journal cannot be written (\(problem)); nothing was changed; try again later")
         }

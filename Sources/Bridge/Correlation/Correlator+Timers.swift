@@ -11,18 +11,14 @@ extension Correlator {
         let expiryMs = Int64(configuration.batchExpiryHours) * 3_600_000
         for id in laneOrder {
             guard let lane = lanes[id] else { continue }
-            if let current = lane.current, current.deadlineMs <= now { expire(current, lane: lane) }
-            for abort in lane.aborts where abort.deadlineMs <= now { expire(abort, lane: lane) }
-            if !lane.graceSales.isEmpty {
-                let due = lane.graceSales.filter { $0.untilMs <= now }
-                lane.graceSales.removeAll { $0.untilMs <= now }
-                for grace in due { endGrace(grace) }
-            }
+            if let current = lane.inFlight.activity.record, current.deadlineMs <= now { expire(current, lane: lane) }
+            for abort in lane.inFlight.aborts where abort.deadlineMs <= now { expire(abort, lane: lane) }
+            for grace in lane.inFlight.takeGraceSales(endedBy: now) { endGrace(grace) }
             if let batch = lane.openBatch, batch.openedAtMs + expiryMs <= now { expireBatch(batch, lane: lane) }
             if lane.orphans.suppressed > 0, lane.orphans.isOver(at: now) {
                 summarizeSuppressedOrphans(lane.orphans.takeSuppressed(), lane: lane)
             }
-            if lane.current == nil, lane.link.mayStartLookup, phase.isRunning, journalProblem == nil,
+            if lane.inFlight.activity.isIdle, lane.link.mayStartLookup, phase.isRunning, journalHealth == .healthy,
                 !lane.pendingLookups.isEmpty
             {
                 startLookup(lane: lane)
@@ -51,17 +47,16 @@ extension Correlator {
         var next: Int64?
         func consider(_ value: Int64) { next = min(next ?? value, value) }
         for lane in lanes.values {
-            if let current = lane.current { consider(current.deadlineMs) }
-            for abort in lane.aborts { consider(abort.deadlineMs) }
-            for grace in lane.graceSales { consider(grace.untilMs) }
+            if let current = lane.inFlight.activity.record { consider(current.deadlineMs) }
+            for abort in lane.inFlight.aborts { consider(abort.deadlineMs) }
+            for grace in lane.inFlight.graceSales { consider(grace.untilMs) }
         }
         return next
     }
 
     private func expire(_ record: CommandRecord, lane: LaneState) {
         if record.isRecoveryLookup {
-            store.forget(record.id)
-            if lane.current === record { lane.current = nil }
+            endLookup(record)
             return
         }
         finalize(
@@ -90,7 +85,7 @@ extension Correlator {
             fingerprint: "", deadlineMs: nowMs() + Int64(timeout), waiters: [], purpose: .recoveryLookup(saleId: saleId)
         )
         store.track(record)
-        lane.current = record
+        lane.inFlight.start(record)
         let url = RequestURL.build(terminal, lane: lane.settings)
         emit(
             .send(lane: lane.id, message: .open(ref: Array(record.id.utf8), url: Array(url.utf8)), recordId: record.id))

@@ -23,10 +23,10 @@ final class Correlator {
     /// refused `shutting_down` and no look-up starts. Moved by ``beginShutdown(deadlineMs:)``,
     /// ``stopNow()`` and ``shutdownTurnEnded(nowMs:)``.
     private(set) var phase = ShutdownPhase.running
-    /// Why the journal cannot take new commands (a write failed, the file was deleted), or nil when it
-    /// can. While set, terminal commands are refused `journal_unavailable`; queries are answered. Moved by
+    /// Whether the journal can take new commands; while it cannot (a write failed, the file was lost),
+    /// terminal commands are refused `journal_unavailable` and queries are answered. Moved by
     /// ``journalWritesFailed(_:)``, ``journalFileLost(_:)`` and ``journalWritesResumed()``.
-    private(set) var journalProblem: String?
+    private(set) var journalHealth = JournalHealth.healthy
     /// Whether the client (its name with security, nil on plain sockets) may send `resolve`: the loop
     /// gives it from the security allow-list.
     let mayResolve: (String?) -> Bool
@@ -71,16 +71,18 @@ final class Correlator {
 
     /// A journal write failed: new commands are refused `journal_unavailable` until writes work again. A
     /// problem already known (a write failed before, the file was lost) is kept: it says more.
-    func journalWritesFailed(_ problem: String) {
-        if journalProblem == nil { journalProblem = problem }
-    }
+    func journalWritesFailed(_ problem: String) { journalHealth.writesFailed(problem) }
 
     /// The journal file was deleted or replaced while running: new commands are refused
-    /// `journal_unavailable` for the rest of the run, whatever was known before.
-    func journalFileLost(_ problem: String) { journalProblem = problem }
+    /// `journal_unavailable` for the rest of the run, whatever was known before. Returns whether that is
+    /// news (the loop announces it once).
+    @discardableResult
+    func journalFileLost(_ problem: String) -> Bool { journalHealth.fileLost(problem) }
 
-    /// Journal writes work again (held results were written): new commands are taken again.
-    func journalWritesResumed() { journalProblem = nil }
+    /// Journal writes work again (held results were written): new commands are taken again, unless the
+    /// journal file was lost. Returns whether they are.
+    @discardableResult
+    func journalWritesResumed() -> Bool { journalHealth.writesResumed() }
 
     /// Picks up what a previous run left outstanding, and the open batches.
     func restore() throws {
@@ -98,8 +100,7 @@ final class Correlator {
                 id: stored.id, lane: laneId, action: action, clientTransactionId: stored.clientTransactionId,
                 fingerprint: stored.fingerprint, deadlineMs: stored.deadlineMs ?? clock.nowMs(), waiters: [],
                 purpose: .client(name: stored.client))
-            record.state = .forwarded
-            record.mayHaveOpened = true
+            record.progress = .restored
             if RequestedAmounts.checkedActions.contains(action) {
                 record.requested = RequestedAmounts(fingerprint: stored.fingerprint)
             }
@@ -107,14 +108,14 @@ final class Correlator {
             record.journalSeq = stored.seq
             store.track(record)
             if action == .abort {
-                lane.aborts.append(record)
-            } else if lane.current == nil {
-                lane.current = record
+                lane.inFlight.addAbort(record)
+            } else if lane.inFlight.activity.isIdle {
+                lane.inFlight.start(record)
             } else {
                 logger.warning(
                     "two outstanding transactions on one lane in the journal; the later waits for its deadline",
                     metadata: ["id": "\(record.id)", "lane": "\(laneId)"])
-                lane.aborts.append(record)
+                lane.inFlight.addAbort(record)
             }
         }
         if store.recordCount > 0 {

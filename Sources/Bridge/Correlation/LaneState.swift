@@ -14,12 +14,9 @@ final class LaneState {
     /// What the relay said of itself in its last `hello`: kept while the link is down (the relay is the
     /// same), forgotten when a reload closes the link.
     var relayHello: JSONObject?
-    /// The one transaction in flight (sale, cancel, batch or transactionDetails), or the bridge's look-up.
-    var current: CommandRecord?
-    /// Aborts sent and not yet answered, oldest first.
-    var aborts: [CommandRecord] = []
-    /// Sales an abort stopped, waiting out the grace period.
-    var graceSales: [GraceSale] = []
+    /// What is in flight on the lane: its transaction or the bridge's look-up, its aborts, its sales in
+    /// their abort grace.
+    var inFlight = LaneInFlight()
     /// `unknown` sales to look up with `transactionDetails` once the lane is idle (Android).
     var pendingLookups: [(saleId: String, clientTransactionId: String)] = []
     var openBatch: OpenBatch?
@@ -49,7 +46,7 @@ final class LaneState {
     /// Whether a reload removed the lane (it stays only until what is in flight on it ends).
     var isRemoved: Bool { link.isRemoved }
     /// Whether nothing is in flight on the lane: no transaction, no abort, no sale in its abort grace.
-    var isIdle: Bool { current == nil && aborts.isEmpty && graceSales.isEmpty }
+    var isIdle: Bool { inFlight.isIdle }
 }
 
 /// What a reload asked of a lane that had something in flight.

@@ -29,7 +29,7 @@ extension BridgeLoop {
         }
         var keptEntries: [JournalEntry] = []
         for case .journal(let entry) in kept { keptEntries.append(entry) }
-        held.start(problem, entries: keptEntries, effects: kept)
+        held.start(entries: keptEntries, effects: kept)
         correlator.journalWritesFailed(problem)
         logger.critical(
             "the journal cannot be written: new commands are refused journal_unavailable until it can; results wait in memory and are journaled first",
@@ -42,9 +42,7 @@ extension BridgeLoop {
 
     /// Once a second: notices a journal file deleted or replaced while running, and retries a failed write.
     func checkJournalHealth() {
-        if let fileProblem = journal.fileProblem(), fileGone == nil {
-            fileGone = fileProblem
-            correlator.journalFileLost(fileProblem)
+        if let fileProblem = journal.fileProblem(), correlator.journalFileLost(fileProblem) {
             logger.critical(
                 "the journal file is gone or replaced: new commands are refused journal_unavailable; commands in flight still end and are answered, but what is written now is lost unless the file is restored. Restore the journal from a backup and restart the bridge; it will not start on a missing or replaced journal (docs/RELIABILITY.md)",
                 metadata: ["journal": "\(journal.location)", "problem": "\(fileProblem)"])
@@ -64,9 +62,9 @@ extension BridgeLoop {
             "the journal can be written again: held results are journaled and sent; commands are taken again",
             metadata: ["journal": "\(journal.location)"])
         let effects = held.release()
-        if fileGone == nil { correlator.journalWritesResumed() }
+        let available = correlator.journalWritesResumed()
         perform(effects)
-        if fileGone == nil { publishJournalEvent(.available, reason: nil) }
+        if available { publishJournalEvent(.available, reason: nil) }
     }
 
     private func publishJournalEvent(_ event: Topic.JournalEvent, reason: String?) {

@@ -2,7 +2,7 @@ extension BridgeLoop {
     /// Once a tick: one batch of the journal's retention (`journalRetentionDays`), when it is on and the
     /// journal can be written.
     func applyRetention() {
-        guard var retention, !held.isActive, fileGone == nil else { return }
+        guard var retention, !held.isActive, !correlator.journalHealth.isFileLost else { return }
         defer { self.retention = retention }
         do {
             guard let removed = try retention.tick(journal: journal, nowMs: clock.nowMs()) else { return }

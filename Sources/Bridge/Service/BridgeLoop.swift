@@ -37,8 +37,6 @@ final class BridgeLoop {
     /// What waits for a journal write that failed (docs/RELIABILITY.md, "Disk full"): journaled, in order,
     /// before any of it is carried out.
     var held = HeldTurns()
-    /// Set once the journal file was found deleted or replaced: commands are refused until a restart.
-    var fileGone: String?
     /// `journalRetentionDays`, when it is on.
     var retention: JournalRetention?
     private var lastTickMs: Int64 = 0

@@ -2,17 +2,15 @@
 /// holds anything, later turns that write the journal wait behind it, in order, so nothing is replied or
 /// published before it is journaled.
 struct HeldTurns {
-    /// Why the journal cannot be written, while something is held.
-    private(set) var problem: String?
+    /// Whether a failed write is waiting to be retried (why it failed is the correlator's
+    /// ``JournalHealth``).
+    private(set) var isActive = false
     private(set) var entries: [JournalEntry] = []
     private(set) var effects: [Effect] = []
 
-    /// Whether a failed write is waiting to be retried.
-    var isActive: Bool { problem != nil }
-
     /// Starts holding after a failed write.
-    mutating func start(_ problem: String, entries: [JournalEntry], effects: [Effect]) {
-        self.problem = problem
+    mutating func start(entries: [JournalEntry], effects: [Effect]) {
+        isActive = true
         self.entries = entries
         self.effects = effects.filter { if case .journal = $0 { false } else { true } }
     }
