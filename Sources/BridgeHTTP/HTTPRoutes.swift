@@ -39,6 +39,13 @@ struct HTTPRoutes: Sendable {
             switch subscription {
             case .viewer(let lease):
                 viewer = lease
+            case .stopped where bridge.live.role == .standby:
+                return Self.json(
+                    .serviceUnavailable,
+                    [
+                        "status": .string("this bridge is standby: the active bridge serves the events"),
+                        "role": "standby",
+                    ])
             case .stopped:
                 return Self.json(.serviceUnavailable, ["status": .string("the bridge is not running")])
             case .full(let most):
