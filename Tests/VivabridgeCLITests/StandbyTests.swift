@@ -102,7 +102,7 @@ struct StandbyTests {
     }
 
     @Test(
-        "another bridge takes the lease behind the active's back: its next sale is refused and never sent, and it goes to standby"
+        "another bridge takes the lease behind the active's back: its next sale is refused and never sent, it goes to standby, and serves again once the lease is free"
     )
     func fencedOut() throws {
         let cluster = try PostgresCluster.shared()
@@ -110,7 +110,7 @@ struct StandbyTests {
         let shared = try SharedJournal(cluster: cluster, leaseMs: 60_000)
         let first = try shared.start("bridge-a")
         defer { stop(first) }
-        _ = try #require(try first.waitForRole("active"))
+        let firstEpoch = try #require(try first.waitForRole("active")?["epoch"]?.intValue)
         let client = try CommandClient(try first.commandEndpoint())
         #expect(shared.simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
 
@@ -129,6 +129,18 @@ struct StandbyTests {
         #expect(shared.simulator.openedURLs(lane: "lane-1").count == 0, "no URL reached the relay")
         #expect(
             try cluster.psql("SELECT count(*) FROM command_log WHERE id = 'fenced'", database: shared.journal) == "0\n")
+
+        // The intruder lets go: the same process takes the lease again and serves under a new epoch.
+        try cluster.psql("UPDATE journal_lease SET expires_at = '-infinity'", database: shared.journal)
+        let again = try #require(try first.waitForRole("active"), "\(first.child.errorOutput)")
+        #expect(try #require(again["epoch"]?.intValue) > firstEpoch + 1, "above the intruder's epoch too")
+        #expect(shared.simulator.waitForHello(lane: "lane-1", count: 2, timeout: .seconds(10)))
+        let command = try #require(
+            first.child.waitForLine(containing: "commands (ROUTER):", count: 2).flatMap {
+                $0.components(separatedBy: "commands (ROUTER):").last?.trimmingCharacters(in: .whitespaces)
+            })
+        let sold = try CommandClient(command).call(Self.sale("after-fencing"))
+        #expect(sold?["outcome"]?.stringValue == "success", "\(String(describing: sold))")
     }
 
     @Test("PostgreSQL stopped under the active bridge: it refuses commands, then stops serving and exits 1")
@@ -136,6 +148,7 @@ struct StandbyTests {
         let cluster = try PostgresCluster.dedicated()
         let shared = try SharedJournal(cluster: cluster, leaseMs: 3000)
         let first = try shared.start("bridge-a")
+        defer { if first.child.waitForExit(timeout: 0) == nil { first.child.signal(SIGKILL) } }
         _ = try #require(try first.waitForRole("active"))
         let client = try CommandClient(try first.commandEndpoint(), timeoutMs: 5000)
         #expect(shared.simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
