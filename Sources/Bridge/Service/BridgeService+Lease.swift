@@ -134,8 +134,10 @@ extension BridgeService {
         do {
             bound = try await Self.offPool { try bridge.start(leaseEpoch: held.epoch) }
         } catch {
-            keeper.stop()
-            try? held.lease.release(epoch: held.epoch)
+            _ = try? await Self.offPool {
+                keeper.stop()
+                try? held.lease.release(epoch: held.epoch)
+            }
             throw BridgeServiceError(.startFailed, underlying: error)
         }
         logger.notice(
@@ -153,7 +155,12 @@ extension BridgeService {
         } onCancel: {
             bridge.requestHalt()
         }
-        keeper.stop()
+        if case .unreachable? = keeper.loss {
+            // A renewal may hang on a dead connection until TCP gives up; the process ends without it.
+            keeper.stop(waiting: false)
+        } else {
+            _ = try? await Self.offPool { keeper.stop() }
+        }
         switch keeper.loss {
         case .unreachable(let reason)?:
             throw BridgeServiceError(.journalUnreachable, underlying: LeaseProblem(description: reason))

@@ -29,8 +29,15 @@ public struct BridgeService: Service {
     /// exits 1) when the database could not be reached for longer than the lease.
     public func run() async throws {
         if bridge.configuration.journalIsShared {
-            defer { bridge.finish() }
-            try await runWithLease()
+            let bridge = bridge
+            do {
+                try await runWithLease()
+            } catch {
+                _ = try? await Self.offPool { bridge.finish() }
+                throw error
+            }
+            // Off the cooperative pool: ending the ZeroMQ context waits for every socket in it to close.
+            _ = try? await Self.offPool { bridge.finish() }
             return
         }
         let bound: BoundEndpoints

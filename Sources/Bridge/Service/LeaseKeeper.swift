@@ -65,12 +65,13 @@ final class LeaseKeeper: Sendable {
         watching.start()
     }
 
-    /// Stops renewing (before the lease is released or given up) and waits for the thread, at most until a
-    /// renewal in progress ends.
-    func stop() {
+    /// Stops renewing (before the lease is released or given up); with `waiting`, waits for the threads, at
+    /// most until a renewal in progress ends (so that none extends a lease released after it).
+    func stop(waiting: Bool = true) {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         wake.signal()
         wake.signal()
+        guard waiting else { return }
         ended.wait()
         ended.wait()
     }
