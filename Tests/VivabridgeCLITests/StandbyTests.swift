@@ -39,6 +39,8 @@ struct StandbyTests {
         #expect(reply?["outcome"]?.stringValue == "success")
         #expect(try cluster.psql("SELECT instance FROM journal_lease", database: shared.journal) == "bridge-a\n")
         #expect(try first.readiness().status == 200)
+        #expect(try HTTPRunTests.get(first.http + "metrics").body.contains("\nvivabridge_active 1"))
+        #expect(try HTTPRunTests.get(second.http + "metrics").body.contains("\nvivabridge_active 0"))
         second.child.signal(SIGTERM)
         #expect(second.child.waitForExit(timeout: 10) == 0, "a standby stops at once, exit 0")
     }
