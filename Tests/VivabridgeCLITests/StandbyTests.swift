@@ -165,6 +165,23 @@ struct StandbyTests {
         #expect(shared.simulator.openedURLs(lane: "lane-1").count == 0)
     }
 
+    @Test("check names the bridge's instance and lease for a PostgreSQL journal, without connecting")
+    func checkNamesTheLease() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("standby-\(UUID().uuidString).yaml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try """
+        journal: postgresql://bridge@192.0.2.1:5432/journal
+        instance: till-a
+        leaseMs: 2500
+        terminal: {merchantKey: K}
+        lanes:
+          - {id: lane-1, endpoint: "tcp://127.0.0.1:6001", platform: ios}
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let check = try ChildProcess(["check", "--config", file.path])
+        #expect(check.waitForExit(timeout: 20) == 0, "\(check.errorOutput)")
+        #expect(check.output.contains("shared; this bridge is till-a, active while it holds the lease (leaseMs 2500)"))
+    }
+
     private func stop(_ bridge: StandbyBridge) {
         bridge.child.signal(SIGTERM)
         _ = bridge.child.waitForExit(timeout: 20)
