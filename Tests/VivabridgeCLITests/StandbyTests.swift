@@ -1,6 +1,7 @@
 import BridgeClient
 import Foundation
 import InterApp
+import LoopbackPorts
 import TerminalSimulator
 import TestPostgres
 import Testing
@@ -54,9 +55,13 @@ struct StandbyTests {
         let shared = try SharedJournal(cluster: try PostgresCluster.shared(), behaviour: behaviour)
         let first = try shared.start("bridge-a")
         let firstEpoch = try #require(try first.waitForRole("active")?["epoch"]?.intValue)
-        let second = try shared.start("bridge-b")
+        // A subscriber waits on the standby's events endpoint before it binds (ZeroMQ connects when it can).
+        let port = try LoopbackPort(listening: false)
+        port.release()
+        let second = try shared.start("bridge-b", events: port.endpoint)
         defer { stop(second) }
         _ = try #require(try second.waitForRole("standby"))
+        let subscriber = try EventTap(port.endpoint)
         let client = try CommandClient(try first.commandEndpoint())
         try client.send(Self.sale("in-flight"))
         #expect(shared.simulator.waitForPhase(lane: "lane-1", .host, timeout: .seconds(15)))
@@ -70,6 +75,9 @@ struct StandbyTests {
         #expect(takeover < 10)
         #expect(try #require(active["epoch"]?.intValue) > firstEpoch)
         #expect(active["instance"]?.stringValue == "bridge-b")
+        let announced = try #require(try subscriber.await("bridge.role.active"), "no bridge.role.active heard")
+        #expect(announced["instance"]?.stringValue == "bridge-b")
+        #expect(announced["epoch"]?.intValue == active["epoch"]?.intValue)
 
         // The client sends the command again, under the same id, to the bridge that answers now.
         let again = try CommandClient(try second.commandEndpoint())

@@ -62,6 +62,11 @@ final class BridgeLoop {
     /// The events of this turn for the tap (``EventTap``): sent as one message at the end of the turn
     /// (``flushTap()``), not one message an event.
     var tapMessage: [UInt8] = []
+    /// When `bridge.role.active` is due (a PostgreSQL journal's lease holder), nil once published: a second
+    /// after the loop starts, so that subscribers waiting for this bridge's endpoint (ZeroMQ connects again
+    /// every 100 ms) are on when it goes.
+    private var roleActiveDueMs: Int64?
+    static let roleActiveDelayMs: Int64 = 1000
     /// Today's final commands per outcome, for the `lanes` snapshot.
     var today = TodayOutcomes()
 
@@ -141,9 +146,7 @@ final class BridgeLoop {
         observation.live.set(role: .active)
         observation.live.set(.ready)
         observation.metrics.active.record(1)
-        if configuration.journalIsShared {
-            publish(.roleActive, .object(["instance": .string(observation.live.instance)]))
-        }
+        if configuration.journalIsShared { roleActiveDueMs = clock.nowMs() + Self.roleActiveDelayMs }
         sampleGauges()
         var running = true
         while running {
@@ -163,6 +166,10 @@ final class BridgeLoop {
             carryOutEffects()
             // Once every turn's writes are committed: a batch never removes a row they were about to change.
             if ticked, retention?.isDue(nowMs: now) == true, waitForPendingTurns(upToMs: 1000) { applyRetention() }
+            if let due = roleActiveDueMs, now >= due {
+                roleActiveDueMs = nil
+                publish(.roleActive, .object(["instance": .string(observation.live.instance)]))
+            }
             if now - lastHeartbeatMs >= Int64(configuration.heartbeatEventMs) {
                 lastHeartbeatMs = now
                 publish(.heartbeat, .object(correlator.heartbeatBody()))
@@ -222,6 +229,7 @@ final class BridgeLoop {
         let now = clock.nowMs()
         var wait = max(0, lastTickMs + Self.tickMs - now)
         if let due = nextDueMs { wait = min(wait, max(0, due - now)) }
+        if let due = roleActiveDueMs { wait = min(wait, max(0, due - now)) }
         return Int(wait)
     }
 

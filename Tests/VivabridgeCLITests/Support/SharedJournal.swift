@@ -28,12 +28,13 @@ final class SharedJournal {
         self.leaseMs = leaseMs
     }
 
-    /// Starts `vivabridge run` as `instance` on the journal; returns once its HTTP listener answers.
-    func start(_ instance: String) throws -> StandbyBridge {
+    /// Starts `vivabridge run` as `instance` on the journal, publishing on `events` (default: any free port);
+    /// returns once its HTTP listener answers.
+    func start(_ instance: String, events: String = "tcp://127.0.0.1:*") throws -> StandbyBridge {
         let config = folder.appendingPathComponent("\(instance).yaml")
         try """
         command: tcp://127.0.0.1:*
-        events: tcp://127.0.0.1:*
+        events: \(events)
         journal: \(journal)
         instance: \(instance)
         leaseMs: \(leaseMs)
