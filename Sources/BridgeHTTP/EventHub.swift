@@ -92,7 +92,8 @@ final class EventHub: Sendable {
     /// every event). `closeLater` closes its connection after a grace: called when it is dropped for reading
     /// too slowly, or when the hub closes.
     func subscribe(filter: TopicPrefixes?, closeLater: @escaping @Sendable () -> Void) -> Subscription {
-        guard bridge.live.phase != .stopped else { return .stopped }
+        // A standby has no events to show (nothing would come, not even a snapshot): refused as a stopped bridge is.
+        guard bridge.live.phase != .stopped, bridge.live.role == .active else { return .stopped }
         let maxViewers = limits.maxViewers
         let admitted = state.withLock { state -> Subscription? in
             if state.closed { return .stopped }

@@ -39,6 +39,13 @@ struct HTTPRoutes: Sendable {
             switch subscription {
             case .viewer(let lease):
                 viewer = lease
+            case .stopped where bridge.live.role == .standby:
+                return Self.json(
+                    .serviceUnavailable,
+                    [
+                        "status": .string("this bridge is standby: the active bridge serves the events"),
+                        "role": "standby",
+                    ])
             case .stopped:
                 return Self.json(.serviceUnavailable, ["status": .string("the bridge is not running")])
             case .full(let most):
@@ -105,13 +112,24 @@ struct HTTPRoutes: Sendable {
     }
 
     /// 200 with every lane's link once the bridge is bound with its journal open; 503 while it starts,
-    /// drains or has stopped (`status` says which).
+    /// drains or has stopped (`status` says which), and on a standby (`status` and `role` `standby`). Each
+    /// answer names the bridge's `role` and `instance`.
     static func readiness(_ bridge: Bridge) -> Response {
         let live = bridge.live
         let phase = live.phase
+        let role = live.role
         let lanes = JSONObject(live.lanes.map { ($0.id, JSONValue.string($0.up ? "up" : "down")) })
-        if phase == .ready { return json(.ok, ["lanes": .object(lanes)]) }
-        return json(.serviceUnavailable, ["status": .string(phase.name), "lanes": .object(lanes)])
+        var body: JSONObject = [
+            "role": .string(role.name), "instance": .string(live.instance), "lanes": .object(lanes),
+        ]
+        if role == .standby {
+            body["status"] = .string(role.name)
+            return json(.serviceUnavailable, body)
+        }
+        body["epoch"] = .number(JSONNumber(live.epoch))
+        if phase == .ready { return json(.ok, body) }
+        body["status"] = .string(phase.name)
+        return json(.serviceUnavailable, body)
     }
 
     static func json(_ status: HTTPResponse.Status, _ object: JSONObject) -> Response {

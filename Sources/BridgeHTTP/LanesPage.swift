@@ -6,7 +6,9 @@
 /// abort or a reprint is no sale approved; each card carries `data-kind`), and banners when the bridge restarted (a new `epoch`) or went silent (no heartbeat for two
 /// intervals). Each lane's row carries `data-lane`, `data-link`, `data-outcome` and, for a result that
 /// came on the stream (not in the snapshot), `data-result-seq`, for scripts and tests; `?beats=N` stops
-/// following after N heartbeats, `?beats=0` right after the first snapshot (scripts/page-check).
+/// following after N heartbeats, `?beats=0` right after the first snapshot (scripts/page-check). The header
+/// names the bridge's `instance` and `role` (from `/readyz`, every 2 s; `#role` carries `data-role`), and a
+/// standby says so instead of "no contact".
 enum LanesPage {
     static let html = #"""
         <!doctype html>
@@ -31,6 +33,7 @@ enum LanesPage {
         #live i { width: .8rem; height: .8rem; border-radius: 50%; background: var(--grey); display: inline-block; }
         #live.on i { background: var(--green); box-shadow: 0 0 .6rem var(--green); }
         #live.off i { background: var(--red); }
+        #role { font-size: 1.05rem; color: var(--muted); }
         #clock { margin-left: auto; font-size: 1.6rem; font-variant-numeric: tabular-nums; }
         .banner { margin: 1rem 2rem 0; padding: .9rem 1.2rem; border-radius: .6rem; font-size: 1.15rem; display: none; }
         .banner.show { display: block; }
@@ -76,6 +79,7 @@ enum LanesPage {
         <header>
           <h1>Lanes <span>· vivabridge</span></h1>
           <div id="live" class="off"><i></i><span id="livetext">connecting…</span></div>
+          <div id="role"></div>
           <div id="clock">--:--:--</div>
         </header>
         <div id="silence" class="banner"></div>
@@ -231,8 +235,14 @@ enum LanesPage {
           live.className = silent ? "off" : "on";
           el("livetext").textContent = silent ? "no contact" : "live";
           document.body.classList.toggle("silent", silent && s.epoch !== null);
+          const role = el("role");
+          role.textContent = s.instance ? `${s.instance} · ${s.role}` : "";
+          role.dataset.role = s.role || "";
           const silence = el("silence");
-          if (silent && s.epoch !== null) {
+          if (s.role === "standby") {
+            silence.innerHTML = `<b>This bridge (${esc(s.instance)}) is standby.</b> The active bridge takes the payments; this one takes over if it goes.`;
+            silence.classList.add("show");
+          } else if (silent && s.epoch !== null) {
             silence.innerHTML = `<b>No word from the bridge for ${Math.round(silentFor / 1000)} s.</b> It may have stopped: payments cannot be taken until it is back. The page reconnects by itself.`;
             silence.classList.add("show");
           } else silence.classList.remove("show");
@@ -268,8 +278,14 @@ enum LanesPage {
             tick();
           };
         }
+        // Which bridge this is, and whether it serves: /readyz answers 503 on a standby, with the same body.
+        function askRole() {
+          fetch("readyz").then((r) => r.json()).then((b) => { s.role = b.role; s.instance = b.instance; tick(); }, () => {});
+        }
         render();
         setInterval(tick, 1000);
+        askRole();
+        if (!stillPicture) setInterval(askRole, 2000);
         connect();
         </script>
         </body>

@@ -38,6 +38,12 @@ struct CheckCommand: ParsableCommand {
         for lane in configuration.lanes {
             lines.append("  lane \(lane.id) (\(lane.platform.rawValue)) -> \(lane.endpoint)")
         }
+        if configuration.journalIsShared {
+            lines.append(
+                "  journal \(JournalStores.location(of: configuration.journal)): shared; this bridge is "
+                    + "\(configuration.instanceName), active while it holds the lease (leaseMs \(configuration.leaseMs))"
+            )
+        }
         print(lines.joined(separator: "\n"))
     }
 }

@@ -89,6 +89,16 @@ public final class PostgresCluster: Sendable {
         ])
     }
 
+    /// A cluster of the caller's own, not ``shared()``: for a test that stops it (``stopImmediately()``).
+    public static func dedicated() throws -> PostgresCluster { try PostgresCluster() }
+
+    /// Stops the server as a crash would (`pg_ctl stop -m immediate`: every connection cut, no checkpoint) and
+    /// removes its folder.
+    public func stopImmediately() throws {
+        try Self.asServerUser([Self.binaries + "/pg_ctl", "stop", "-w", "-m", "immediate", "-D", dataDirectory])
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
     /// Stops the server (fast shutdown) and removes its folder.
     public func stop() throws {
         try Self.asServerUser([Self.binaries + "/pg_ctl", "stop", "-w", "-m", "fast", "-D", dataDirectory])

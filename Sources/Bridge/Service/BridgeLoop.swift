@@ -60,13 +60,18 @@ final class BridgeLoop {
     /// The events of this turn for the tap (``EventTap``): sent as one message at the end of the turn
     /// (``flushTap()``), not one message an event.
     var tapMessage: [UInt8] = []
+    /// When `bridge.role.active` is due (a PostgreSQL journal's lease holder), nil once published: a second
+    /// after the loop starts, so that subscribers waiting for this bridge's endpoint (ZeroMQ connects again
+    /// every 100 ms) are on when it goes.
+    private var roleActiveDueMs: Int64?
+    static let roleActiveDelayMs: Int64 = 1000
     /// Today's final commands per outcome, for the `lanes` snapshot.
     var today = TodayOutcomes()
 
     init(
         context: Context, configuration: BridgeConfiguration, controlEndpoint: String, clock: any BridgeClock,
         logger: Logger, pulse: LoopPulse, laneReloads: LaneReloads, zap: ZAPHandler? = nil,
-        observation: Observation
+        observation: Observation, leaseEpoch: Int? = nil
     ) throws {
         self.pulse = pulse
         self.context = context
@@ -76,7 +81,8 @@ final class BridgeLoop {
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
-        journal = try JournalStores.open(configuration.journal, sync: configuration.journalSync)
+        journal = try JournalStores.open(
+            configuration.journal, sync: configuration.journalSync, leaseEpoch: leaseEpoch)
         writer = try JournalWriter(committer: try journal.makeCommitter(), context: context, metrics: metrics.shared)
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
@@ -128,12 +134,18 @@ final class BridgeLoop {
             pulse.end()
             closeAll()
             observation.live.set(.stopped)
+            observation.live.setAllLanesDown()
+            observation.metrics.active.record(0)
+            if configuration.journalIsShared { observation.live.set(role: .standby) }
             // Logged once the last turns are carried out and every socket is closed: nothing follows it.
             if stoppedCleanly {
                 logger.info("bridge stopped", metadata: ["epoch": "\(stamper.epoch)", "events": "\(stamper.seq)"])
             }
         }
+        observation.live.set(role: .active)
         observation.live.set(.ready)
+        observation.metrics.active.record(1)
+        if configuration.journalIsShared { roleActiveDueMs = clock.nowMs() + Self.roleActiveDelayMs }
         sampleGauges()
         var running = true
         while running {
@@ -153,6 +165,10 @@ final class BridgeLoop {
             carryOutEffects()
             // Once every turn's writes are committed: a batch never removes a row they were about to change.
             if ticked, retention?.isDue(nowMs: now) == true, waitForPendingTurns(upToMs: 1000) { applyRetention() }
+            if let due = roleActiveDueMs, now >= due {
+                roleActiveDueMs = nil
+                publish(.roleActive, .object(["instance": .string(observation.live.instance)]))
+            }
             if now - lastHeartbeatMs >= Int64(configuration.heartbeatEventMs) {
                 lastHeartbeatMs = now
                 publish(.heartbeat, .object(correlator.heartbeatBody()))
@@ -212,6 +228,7 @@ final class BridgeLoop {
         let now = clock.nowMs()
         var wait = max(0, lastTickMs + Self.tickMs - now)
         if let due = nextDueMs { wait = min(wait, max(0, due - now)) }
+        if let due = roleActiveDueMs { wait = min(wait, max(0, due - now)) }
         return Int(wait)
     }
 

@@ -97,6 +97,18 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits until `count` standard-output lines contain `text`; returns the last of them.
+    func waitForLine(containing text: String, count: Int, timeout: TimeInterval = 30) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            let found = lines.filter { $0.contains(text) }
+            if found.count >= count { return found.last }
+            if ended || !condition.wait(until: deadline) { return nil }
+        }
+    }
+
     /// Waits for a standard-error line containing `text`; returns it.
     func waitForErrorLine(containing text: String, timeout: TimeInterval = 30) -> String? {
         waitForErrorLine(containingAll: [text], timeout: timeout)
