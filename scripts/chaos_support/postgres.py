@@ -61,6 +61,13 @@ class PostgresCluster:
                                     "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
                                     "-d", database or self.database, "-c", sql])
 
+    def dump(self, path):
+        """Writes the journal's database as SQL (pg_dump) to `path`, for a run that is kept."""
+        text = self.as_server_user([os.path.join(self.bin, "pg_dump"), "-h", "127.0.0.1", "-p", str(self.port),
+                                    "-U", "postgres", self.database])
+        with open(path, "w") as out:
+            out.write(text)
+
     def stop(self):
         if self.started:
             self.started = False

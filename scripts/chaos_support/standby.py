@@ -307,6 +307,8 @@ class StandbyChaos(Chaos):
         repeated = len(self.violations) - before
         self.check_false_answers(requests)
         false_answers = len(self.violations) - before - repeated
+        if self.violations or self.args.keep:
+            self.cluster.dump(os.path.join(self.workdir, "journal.sql"))
         seconds = time.monotonic() - started
         ready, reply = self.takeovers_ready, self.takeovers_reply
         print(f"chaos summary (standby): kills {self.kills} (+1 closing takeover), "
