@@ -105,13 +105,24 @@ struct HTTPRoutes: Sendable {
     }
 
     /// 200 with every lane's link once the bridge is bound with its journal open; 503 while it starts,
-    /// drains or has stopped (`status` says which).
+    /// drains or has stopped (`status` says which), and on a standby (`status` and `role` `standby`). Each
+    /// answer names the bridge's `role` and `instance`.
     static func readiness(_ bridge: Bridge) -> Response {
         let live = bridge.live
         let phase = live.phase
+        let role = live.role
         let lanes = JSONObject(live.lanes.map { ($0.id, JSONValue.string($0.up ? "up" : "down")) })
-        if phase == .ready { return json(.ok, ["lanes": .object(lanes)]) }
-        return json(.serviceUnavailable, ["status": .string(phase.name), "lanes": .object(lanes)])
+        var body: JSONObject = [
+            "role": .string(role.name), "instance": .string(live.instance), "lanes": .object(lanes),
+        ]
+        if role == .standby {
+            body["status"] = .string(role.name)
+            return json(.serviceUnavailable, body)
+        }
+        body["epoch"] = .number(JSONNumber(live.epoch))
+        if phase == .ready { return json(.ok, body) }
+        body["status"] = .string(phase.name)
+        return json(.serviceUnavailable, body)
     }
 
     static func json(_ status: HTTPResponse.Status, _ object: JSONObject) -> Response {

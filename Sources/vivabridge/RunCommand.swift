@@ -15,8 +15,9 @@ struct RunCommand: AsyncParsableCommand {
             SIGTERM or SIGINT shut down gracefully (exit 0); a second one stops at once (exit 1). SIGHUP reloads \
             the file (the log level, the client allow-list and lanes added, removed or changed at once; other changes \
             are named and wait for a restart; a bad file changes nothing) and never ends the bridge. Under systemd (NOTIFY_SOCKET) it reports READY, RELOADING, \
-            STOPPING and feeds WATCHDOG while its loop turns. Exit 1: a component could not start or stopped on an error (one line names it); \
-            exit 2: the configuration was refused.
+            STOPPING and feeds WATCHDOG while its loop turns. With a PostgreSQL journal it waits as standby until it takes the journal's \
+            lease, and goes back to standby when another bridge takes it. Exit 1: a component could not start or stopped on an error \
+            (one line names it), or the journal's database could not be reached for longer than leaseMs; exit 2: the configuration was refused.
             """
     )
 
@@ -92,10 +93,13 @@ struct RunCommand: AsyncParsableCommand {
         }
         services.append(
             .init(
-                service: BridgeService(bridge: bridge) { bound in
-                    Banner.print(bound: bound, configuration: configuration, embedded: embedded)
-                    notifier.ready("serving \(configuration.lanes.count) lane(s); commands on \(bound.command)")
-                }))
+                service: BridgeService(
+                    bridge: bridge,
+                    onStart: { bound in
+                        Banner.print(bound: bound, configuration: configuration, embedded: embedded)
+                        notifier.ready("serving \(configuration.lanes.count) lane(s); commands on \(bound.command)")
+                    },
+                    onStandby: { notifier.ready("standby: waiting for the journal's lease") })))
         let group = ServiceGroup(configuration: .init(services: services, logger: logger))
         let reload = ConfigurationReload(
             bridge: bridge, file: config, running: configuration, levelFromFlag: logLevel != nil)

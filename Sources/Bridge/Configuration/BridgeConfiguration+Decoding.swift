@@ -35,6 +35,7 @@ extension BridgeConfiguration {
             config.journal = value
         }
         if let value = take("journalSync", journalSync) { config.journalSync = value }
+        if let value = take("instance", instance) { config.instance = value }
         for (key, range, path) in integerKeys {
             if let value = take(key, { v throws(ConfigurationError) in try integer(v, key, range) }) {
                 config[keyPath: path] = value
@@ -61,6 +62,13 @@ extension BridgeConfiguration {
             (config.lanes, lanePaths) = lanes(value, defaults: config.terminal, problems: &problems)
         }
         problems.record(endpointClashes(config, lanePaths: lanePaths))
+        if tree["leaseMs"] != nil, !config.journalIsShared {
+            problems.record(
+                ConfigurationError(
+                    key: "leaseMs",
+                    "is for a journal in PostgreSQL (journal: postgresql://…), which several bridges share; this "
+                        + "journal is a file, which one bridge holds alone: remove leaseMs"))
+        }
         if tree["security"] == nil || config.security != nil {
             // A security block that was refused has its own problem; what depends on it would only echo it.
             problems.record(exposureProblems(config, lanePaths: lanePaths))
@@ -86,7 +94,7 @@ extension BridgeConfiguration {
             ("heartbeatIntervalMs", 100...60_000, \.heartbeatIntervalMs),
             ("heartbeatTimeoutMs", 100...300_000, \.heartbeatTimeoutMs),
             ("heartbeatEventMs", 1000...60_000, \.heartbeatEventMs), ("batchExpiryHours", 1...720, \.batchExpiryHours),
-            ("journalRetentionDays", 1...36_500, \.retentionDaysKey),
+            ("journalRetentionDays", 1...36_500, \.retentionDaysKey), ("leaseMs", 1000...600_000, \.leaseMs),
         ]
     }
 
@@ -95,6 +103,24 @@ extension BridgeConfiguration {
     var retentionDaysKey: Int {
         get { journalRetentionDays ?? 0 }
         set { journalRetentionDays = newValue }
+    }
+
+    /// The most characters an `instance` name may have.
+    static let maxInstanceLength = 64
+
+    /// A bridge's name: printable, without spaces, at most ``maxInstanceLength`` characters.
+    private static func instance(_ tree: ConfigTree) throws(ConfigurationError) -> String {
+        let text = try nonEmpty(tree, "instance")
+        guard text.count <= maxInstanceLength else {
+            throw ConfigurationError(
+                key: "instance", "is \(text.count) characters long; give a name of at most \(maxInstanceLength)")
+        }
+        guard text.unicodeScalars.allSatisfy({ $0.value > 32 && $0.value != 127 }) else {
+            throw ConfigurationError(
+                key: "instance",
+                "must be one word of printable characters (letters, digits, '-', '.'), not \"\(text)\"")
+        }
+        return text
     }
 
     private static func journalSync(_ value: ConfigTree) throws(ConfigurationError) -> JournalSync {

@@ -53,7 +53,7 @@ extension BridgeConfiguration {
             ("journal", \.journal), ("journalSync", \.journalSync.rawValue), ("log.format", \.log.format.rawValue),
             ("security", { $0.security.map { "\($0.publicKey) \($0.requireLaneKeys)" } ?? "" }),
             ("insecure", { "\($0.insecure)" }), ("http", { $0.http.map(\.description) ?? "off" }),
-            ("httpHosts", { $0.httpHosts.joined(separator: ",") }),
+            ("httpHosts", { $0.httpHosts.joined(separator: ",") }), ("instance", { $0.instance ?? "" }),
         ]
         var keys = texts.filter { $0.1(self) != $0.1(candidate) }.map(\.0)
         keys += Self.integerKeys.filter { self[keyPath: $0.2] != candidate[keyPath: $0.2] }.map(\.0)

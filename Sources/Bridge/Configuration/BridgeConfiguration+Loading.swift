@@ -7,7 +7,7 @@ extension BridgeConfiguration {
         "command", "commandPull", "events", "journal", "journalSync", "journalRetentionDays", "terminal", "lanes",
         "maxCommandBytes",
         "abortGraceMs", "shutdownGraceMs", "heartbeatIntervalMs", "heartbeatTimeoutMs", "heartbeatEventMs",
-        "batchExpiryHours", "log", "security", "insecure", "http", "httpHosts",
+        "batchExpiryHours", "log", "security", "insecure", "http", "httpHosts", "instance", "leaseMs",
     ]
     /// The keys of `log:`.
     static let logKeys: [String] = ["level", "format"]

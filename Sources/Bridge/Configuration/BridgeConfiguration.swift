@@ -1,3 +1,4 @@
+import Foundation
 import InterApp
 
 /// Everything the bridge needs to run: its endpoints, its journal, and its lanes.
@@ -18,6 +19,11 @@ public struct BridgeConfiguration: Sendable, Equatable {
     /// never an outstanding or `unknown` one): once at start, then daily, a batch a tick. Nil (the key
     /// absent): keep every command.
     public var journalRetentionDays: Int?
+    /// This bridge's name in its logs, in the journal's lease and in `/readyz`; nil: ``defaultInstance``.
+    public var instance: String?
+    /// How long the journal's lease lasts without a renewal, in milliseconds (only with a PostgreSQL journal,
+    /// docs/OPERATIONS.md "Two bridges on one PostgreSQL journal"); the holder renews it every quarter of it.
+    public var leaseMs: Int = BridgeConfiguration.defaultLeaseMs
     /// Settings every lane inherits.
     public var terminal: TerminalSettings = TerminalSettings()
     /// The lanes, each a terminal app behind its relay.
@@ -51,6 +57,20 @@ public struct BridgeConfiguration: Sendable, Equatable {
     /// Further names the HTTP listener answers to in a request's `Host` (lower case, no port), besides
     /// its own address and the loopback names: a reverse proxy's, a name the store's screens use.
     public var httpHosts: [String] = []
+
+    /// `leaseMs` when the file does not set it.
+    public static let defaultLeaseMs = 4000
+
+    /// The name this bridge goes by: ``instance``, else the host's name and the process's id.
+    public var instanceName: String { instance ?? Self.defaultInstance }
+
+    /// The host's name and the process's id (`till-3-4127`).
+    public static var defaultInstance: String {
+        "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+    }
+
+    /// Whether the journal is in PostgreSQL (a lease decides which bridge is active) rather than a file.
+    public var journalIsShared: Bool { PostgresAddress.isURL(journal) }
 
     /// Creates a configuration of defaults with no lanes.
     public init() {}

@@ -13,6 +13,10 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         /// its companions, another journal's identity): beginning a new one there could charge a repeated
         /// id twice, so the bridge refuses until the operator restores it or starts anew on purpose.
         case notThisFoldersJournal
+        /// A PostgreSQL journal's commit was refused because this bridge no longer holds the journal's lease
+        /// (another bridge took over, or the lease ran out): nothing of it was written; the bridge goes back
+        /// to standby.
+        case leaseLost
     }
 
     /// The journal's file.
@@ -35,7 +39,11 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
     public var isFromNewerVersion: Bool { code == .fromNewerVersion }
 
     /// The operator must change the set-up or the files, not wait: exit 2 rather than 1.
-    public var isSetUpProblem: Bool { code != .unusable }
+    public var isSetUpProblem: Bool { code != .unusable && code != .leaseLost }
+
+    /// The words every ``Code/leaseLost`` message begins with (the journal writer hands its failure to the
+    /// loop as text).
+    static let leaseLostPhrase = "this bridge no longer holds the journal's lease"
 
     public var description: String { "journal \(path): \(message)" }
 }

@@ -21,6 +21,8 @@ public final class BridgeMetrics: Sendable {
     private let laneUp: Mutex<[String: CoreMetrics.Gauge]>
     let inFlight: CoreMetrics.Gauge
     let unknownUnresolved: CoreMetrics.Gauge
+    /// `vivabridge_active`: 1 while this bridge serves, 0 while it starts, waits as standby or has stopped.
+    let active: CoreMetrics.Gauge
     let eventsPublished: CoreMetrics.Counter
     let clientsRefused: CoreMetrics.Counter
     /// `vivabridge_callbacks_total` by kind.
@@ -47,6 +49,8 @@ public final class BridgeMetrics: Sendable {
         inFlight.record(0)
         unknownUnresolved = CoreMetrics.Gauge(label: "vivabridge_unknown_unresolved", factory: factory)
         unknownUnresolved.record(0)
+        active = CoreMetrics.Gauge(label: "vivabridge_active", factory: factory)
+        active.record(0)
         eventsPublished = CoreMetrics.Counter(label: "vivabridge_events_published_total", factory: factory)
         clientsRefused = CoreMetrics.Counter(label: "vivabridge_clients_refused_total", factory: factory)
         callbacks = Dictionary(

@@ -25,15 +25,39 @@ public final class LiveState: Sendable {
         }
     }
 
+    /// Whether the bridge serves or waits for the journal's lease.
+    public enum Role: Int, Sendable {
+        /// It holds the journal (its own SQLite file, or a PostgreSQL journal's lease) and serves.
+        case active
+        /// It waits for a PostgreSQL journal's lease: nothing bound, no lane linked.
+        case standby
+
+        /// The role as `/readyz` and the logs name it.
+        public var name: String {
+            switch self {
+            case .active: "active"
+            case .standby: "standby"
+            }
+        }
+    }
+
+    /// This bridge's name (`instance:`, or the host's name and the pid).
+    public let instance: String
+    private let roleValue: Atomic<Int>
     private let phaseValue = Atomic<Int>(Phase.starting.rawValue)
     private let epochValue = Atomic<Int>(0)
     /// Each lane's link, in configuration order. Written only when a link goes up or down or a reload
     /// adds or removes a lane, never per command; read by `/readyz`.
     private let links: Mutex<[(id: String, up: Bool)]>
 
-    init(laneIds: [String]) {
+    init(laneIds: [String], instance: String = "", role: Role = .active) {
         links = Mutex(laneIds.map { ($0, false) })
+        self.instance = instance
+        roleValue = Atomic(role.rawValue)
     }
+
+    /// Whether the bridge serves or waits as standby.
+    public var role: Role { Role(rawValue: roleValue.load(ordering: .acquiring)) ?? .standby }
 
     /// The bridge's phase now.
     public var phase: Phase { Phase(rawValue: phaseValue.load(ordering: .acquiring)) ?? .stopped }
@@ -45,6 +69,9 @@ public final class LiveState: Sendable {
     public var lanes: [(id: String, up: Bool)] { links.withLock { $0 } }
 
     func set(_ phase: Phase) { phaseValue.store(phase.rawValue, ordering: .releasing) }
+    func set(role: Role) { roleValue.store(role.rawValue, ordering: .releasing) }
+    /// Every lane's link down (the loop closed them all).
+    func setAllLanesDown() { links.withLock { links in links = links.map { ($0.id, false) } } }
     func set(epoch: Int) { epochValue.store(epoch, ordering: .relaxed) }
     /// Sets `lane`'s link; a lane not listed yet (a reload added it) is appended.
     func set(lane: String, up isUp: Bool) {

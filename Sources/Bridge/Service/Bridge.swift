@@ -15,7 +15,7 @@ public final class Bridge: Sendable {
     /// The configuration the bridge runs on.
     public let configuration: BridgeConfiguration
     private let clock: any BridgeClock
-    private let logger: Logger
+    let logger: Logger
     private let context: Context
     private let control: ControlChannel
     private let state = StartState()
@@ -38,10 +38,12 @@ public final class Bridge: Sendable {
         self.clock = clock
         self.logger = logger
         context = try Context(ioThreads: 1, maxSockets: Int32(max(1024, configuration.lanes.count * 3 + 64)))
-        control = ControlChannel(endpoint: "inproc://vivabridge-control-\(UUID().uuidString)")
+        control = ControlChannel()
         let metrics = BridgeMetrics(lanes: configuration.lanes.map(\.id))
         self.metrics = metrics
-        live = LiveState(laneIds: configuration.lanes.map(\.id))
+        live = LiveState(
+            laneIds: configuration.lanes.map(\.id), instance: configuration.instanceName,
+            role: configuration.journalIsShared ? .standby : .active)
         zap = try BridgeLoop.startZAP(
             configuration.security, context: context, logger: logger,
             onRefused: { metrics.clientsRefused.increment() })
@@ -70,13 +72,19 @@ public final class Bridge: Sendable {
     /// - Returns: where the bridge listens (real ports for `*` endpoints).
     /// - Throws: a ``ZMQError`` when an endpoint cannot be bound, or a journal error.
     @discardableResult
-    public func start() throws -> BoundEndpoints {
+    public func start() throws -> BoundEndpoints { try start(leaseEpoch: nil) }
+
+    /// ``start()`` as the holder of a PostgreSQL journal's lease of `leaseEpoch` (``BridgeService``): the
+    /// journal is opened now, every commit is fenced by the lease, and the lease's epoch is the bridge's. A
+    /// bridge whose loop ended (``waitForLoop()``) may be started again this way.
+    func start(leaseEpoch: Int?) throws -> BoundEndpoints {
         let configuration = configuration
         let clock = clock
         let logger = logger
         let context = context
-        let endpoint = control.endpoint
+        let endpoint = control.renew()
         let state = state
+        state.markStarting()
         let pulse = pulse
         let laneReloads = laneReloads
         let zap = zap
@@ -85,7 +93,8 @@ public final class Bridge: Sendable {
             () throws -> (loop: BridgeLoop, report: BoundEndpoints) in
             let loop = try BridgeLoop(
                 context: context, configuration: configuration, controlEndpoint: endpoint, clock: clock,
-                logger: logger, pulse: pulse, laneReloads: laneReloads, zap: zap, observation: observation)
+                logger: logger, pulse: pulse, laneReloads: laneReloads, zap: zap, observation: observation,
+                leaseEpoch: leaseEpoch)
             return (loop, loop.bound)
         } run: { loop in
             do {
@@ -109,11 +118,33 @@ public final class Bridge: Sendable {
 
     /// Waits until the bridge's thread has ended.
     public func wait() {
+        waitForLoop()
+        finish()
+    }
+
+    /// Waits until the loop's thread has ended, keeping what the bridge keeps across activations (its ZeroMQ
+    /// context with the event tap, and ZAP): ``start(leaseEpoch:)`` may follow.
+    func waitForLoop() {
         guard let thread = state.claimWait() else { return }
         thread.join()
         control.close()
+    }
+
+    /// Ends what the bridge keeps across activations, once its loop ended for good.
+    func finish() {
+        guard state.claimFinish() else { return }
         zap?.stop()
         context.terminate()
+    }
+
+    /// ``waitForLoop()``, off Swift's cooperative pool.
+    func waitForLoopAsync() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.waitForLoop()
+                continuation.resume()
+            }
+        }
     }
 
     /// Waits, off Swift's cooperative pool, until the bridge's thread has ended.
@@ -160,34 +191,45 @@ public final class Bridge: Sendable {
         return socket
     }
 
+    /// Waits as standby: `/readyz` says so, `vivabridge_active` is 0.
+    func enterStandby() {
+        live.set(role: .standby)
+        live.set(.starting)
+        metrics.active.record(0)
+    }
+
     /// The error that ended the bridge's loop, if it failed.
     public var failure: (any Error)? { state.failure() }
 }
 
 /// The caller's end of the inproc channel into the bridge's loop, safe to use from any thread.
 private final class ControlChannel: Sendable {
-    let endpoint: String
-    /// The PAIR socket, used only under the mutex: any thread may send on it.
-    private let socket = Mutex<Socket?>(nil)
+    /// The PAIR socket, used only under the mutex: any thread may send on it; and the endpoint of the loop's.
+    private let socket = Mutex<(socket: Socket?, endpoint: String)>((nil, ""))
 
-    init(endpoint: String) { self.endpoint = endpoint }
+    /// A new endpoint for the loop about to start (each start has its own: the last loop's may still close).
+    func renew() -> String {
+        let endpoint = "inproc://vivabridge-control-\(UUID().uuidString)"
+        socket.withLock { $0.endpoint = endpoint }
+        return endpoint
+    }
 
     func connect(_ context: Context) throws {
-        try socket.withLock { socket in
+        try socket.withLock { channel in
             let connected = try Socket(context, .pair)
-            try connected.connect(endpoint)
-            socket = connected
+            try connected.connect(channel.endpoint)
+            channel.socket = connected
         }
     }
 
     func send(_ word: ControlWord) {
-        socket.withLock { _ = try? $0?.send([word.frame], wait: false) }
+        socket.withLock { _ = try? $0.socket?.send([word.frame], wait: false) }
     }
 
     func close() {
         socket.withLock {
-            $0?.close()
-            $0 = nil
+            $0.socket?.close()
+            $0.socket = nil
         }
     }
 }
@@ -197,10 +239,27 @@ private final class StartState: Sendable {
         /// The loop's thread, once it started.
         var thread: LoopThread?
         var waited = false
+        var finished = false
         var error: (any Error)?
     }
     private let flags = Mutex(Flags())
+    /// A new activation: the last one's thread was waited for (or none ran), its failure forgotten.
+    func markStarting() {
+        flags.withLock {
+            $0.thread = nil
+            $0.waited = false
+            $0.error = nil
+        }
+    }
     func markStarted(_ thread: LoopThread) { flags.withLock { $0.thread = thread } }
+    /// True for the one caller that ends the bridge for good.
+    func claimFinish() -> Bool {
+        flags.withLock {
+            guard !$0.finished else { return false }
+            $0.finished = true
+            return true
+        }
+    }
     /// The thread to join, for the one caller that waits first; nil before a start and for later callers.
     func claimWait() -> LoopThread? {
         flags.withLock {

@@ -9,6 +9,7 @@ extension BridgeLoop {
     /// meanwhile new terminal commands are refused and queries answered.
     func journalWriteFailed(_ error: String, effects: [Effect]) {
         let problem = "a journal write failed: \(error)"
+        let leaseLost = error.contains(JournalError.leaseLostPhrase)
         var entries: [JournalEntry] = []
         for case .journal(let entry) in effects { entries.append(entry) }
         var newIds = Set<String>()
@@ -38,6 +39,12 @@ extension BridgeLoop {
         correlator.rollBack(ids: inFlight, because: problem)
         perform(immediate)
         publishJournalEvent(.unavailable, reason: problem)
+        if leaseLost {
+            // Another bridge may serve now: nothing more leaves this one (what is in flight stays in the journal).
+            logger.critical(
+                "the journal's lease is lost: this bridge stops serving at once", metadata: ["error": "\(error)"])
+            correlator.stopNow()
+        }
     }
 
     /// Once a second: notices a journal file deleted or replaced while running, and retries a failed write.

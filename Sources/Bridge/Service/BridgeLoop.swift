@@ -68,7 +68,7 @@ final class BridgeLoop {
     init(
         context: Context, configuration: BridgeConfiguration, controlEndpoint: String, clock: any BridgeClock,
         logger: Logger, pulse: LoopPulse, laneReloads: LaneReloads, zap: ZAPHandler? = nil,
-        observation: Observation
+        observation: Observation, leaseEpoch: Int? = nil
     ) throws {
         self.pulse = pulse
         self.context = context
@@ -78,7 +78,8 @@ final class BridgeLoop {
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
-        journal = try JournalStores.open(configuration.journal, sync: configuration.journalSync)
+        journal = try JournalStores.open(
+            configuration.journal, sync: configuration.journalSync, leaseEpoch: leaseEpoch)
         writer = try JournalWriter(committer: try journal.makeCommitter(), context: context, metrics: metrics.shared)
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
@@ -129,12 +130,20 @@ final class BridgeLoop {
             pulse.end()
             closeAll()
             observation.live.set(.stopped)
+            observation.live.setAllLanesDown()
+            observation.metrics.active.record(0)
+            if configuration.journalIsShared { observation.live.set(role: .standby) }
             // Logged once the last turns are carried out and every socket is closed: nothing follows it.
             if stoppedCleanly {
                 logger.info("bridge stopped", metadata: ["epoch": "\(stamper.epoch)", "events": "\(stamper.seq)"])
             }
         }
+        observation.live.set(role: .active)
         observation.live.set(.ready)
+        observation.metrics.active.record(1)
+        if configuration.journalIsShared {
+            publish(.roleActive, .object(["instance": .string(observation.live.instance)]))
+        }
         sampleGauges()
         var running = true
         while running {

@@ -6,6 +6,9 @@ public struct BridgeServiceError: Error, CustomStringConvertible {
         case startFailed
         /// The bridge's loop stopped on an error.
         case loopFailed
+        /// The bridge stopped serving because the journal's database could not be reached for longer than
+        /// its lease (`leaseMs`): it may no longer be the one active bridge.
+        case journalUnreachable
     }
 
     /// What went wrong.
@@ -22,6 +25,9 @@ public struct BridgeServiceError: Error, CustomStringConvertible {
         switch code {
         case .startFailed: "the bridge could not start: \(underlying)"
         case .loopFailed: "the bridge stopped on an error: \(underlying)"
+        case .journalUnreachable:
+            "the bridge stopped serving: the journal's database could not be reached for longer than leaseMs, so "
+                + "it could not keep the journal's lease (\(underlying)); check PostgreSQL and the network to it"
         }
     }
 }

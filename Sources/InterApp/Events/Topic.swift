@@ -59,6 +59,10 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
     /// `bridge.heartbeat`, as the operations contract names it, matches it.
     public static let heartbeat = Topic(lane: bridgeLane, subject: "heartbeat", event: "beat")
 
+    /// `bridge.role.active`: this bridge took the journal's lease and serves (a standby that took over, or the
+    /// first of several bridges on one PostgreSQL journal); its body has `instance` beside `seq`, `epoch`, `time`.
+    public static let roleActive = Topic(lane: bridgeLane, subject: "role", event: "active")
+
     /// Whether this is ``heartbeat``.
     public var isHeartbeat: Bool { self == Self.heartbeat }
 

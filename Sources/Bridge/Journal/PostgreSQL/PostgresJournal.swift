@@ -12,17 +12,20 @@ final class PostgresJournal: JournalStore {
     let address: PostgresAddress
     var location: String { address.location }
     private let link: PostgresLink
-    /// Where each command id sits in the log: see ``mayHold(id:)`` and ``command(id:)``.
+    /// The epoch of the journal's lease this bridge holds: every commit is refused unless the lease is still
+    /// this one's (``PostgresJournalSQL/fencedCommit``). Nil: commits are not fenced (the journal commands).
+    let leaseEpoch: Int?
     /// Where each id sits in the log, and the next sequence.
     private var places = LogPlaces()
     var index: CommandIndex { places.index }
 
     /// Connects, refuses a journal of a newer vivabridge, creates or migrates the schema, and reads every
-    /// command's id into memory.
+    /// command's id into memory; `leaseEpoch` fences every commit by the lease held (nil: none).
     ///
     /// - Throws: ``JournalError`` naming the database (never its password) and what went wrong.
-    init(address: PostgresAddress) throws {
+    init(address: PostgresAddress, leaseEpoch: Int? = nil) throws {
         self.address = address
+        self.leaseEpoch = leaseEpoch
         do {
             link = try PostgresLink(address: address, role: "journal")
         } catch {
@@ -58,13 +61,15 @@ final class PostgresJournal: JournalStore {
         return state.withLock { LogPlaces(index: $0.index, next: $0.last + 1) }
     }
 
+    /// The lease's epoch when one is held (taking over is the start that counts), else one more start counted.
     func nextEpoch() throws -> Int {
-        Int(try link.query(PostgresJournalSQL.nextEpoch).first?.decode(Int64.self) ?? 0)
+        if let leaseEpoch { return leaseEpoch }
+        return Int(try link.query(PostgresJournalSQL.nextEpoch).first?.decode(Int64.self) ?? 0)
     }
 
     /// A connection of the journal writer's own.
     func makeCommitter() throws -> any JournalCommitter {
-        PostgresCommitter(link: try PostgresLink(address: address, role: "writer"))
+        PostgresCommitter(link: try PostgresLink(address: address, role: "writer"), leaseEpoch: leaseEpoch)
     }
 
     /// No file to lose: a lost connection is opened again at the next call, and until then reads and commits
@@ -82,14 +87,35 @@ final class PostgresJournal: JournalStore {
     func commit(_ entries: [JournalEntry]) throws {
         guard !entries.isEmpty else { return }
         let placed = places.placing(entries)
-        try Self.write([placed], on: link)
+        try Self.write([placed], on: link, leaseEpoch: leaseEpoch)
     }
 
-    /// Writes every turn's entries in one statement: atomic, one round trip.
-    static func write(_ turns: [[JournalEntry]], on link: PostgresLink) throws {
+    /// Writes every turn's entries in one statement: atomic, one round trip; under the lease of `leaseEpoch`
+    /// when one is given.
+    ///
+    /// - Throws: ``JournalError`` (``JournalError/Code/leaseLost``) when the lease is no longer this bridge's,
+    ///   nothing written; ``PostgresProblem`` for any other failure.
+    static func write(_ turns: [[JournalEntry]], on link: PostgresLink, leaseEpoch: Int?) throws {
         let rows = PostgresCommitRows(turns)
         guard !rows.isEmpty else { return }
-        try link.query(PostgresJournalSQL.commit, rows.binds)
+        guard let leaseEpoch else {
+            try link.query(PostgresJournalSQL.commit, rows.binds)
+            return
+        }
+        var binds = rows.binds
+        binds.append(Int64(leaseEpoch))
+        do {
+            try link.query(PostgresJournalSQL.fencedCommit, binds)
+        } catch let problem as PostgresProblem {
+            guard let range = problem.description.range(of: PostgresLeaseSQL.lostMarker) else { throw problem }
+            let holder = problem.description[range.upperBound...].prefix { $0 != "\"" }
+            throw JournalError(
+                path: link.address.location,
+                "\(JournalError.leaseLostPhrase) (epoch \(leaseEpoch); the lease is now\(holder)): nothing of "
+                    + "this commit was written. Another bridge took over, or this one could not renew the lease "
+                    + "in time; this bridge stops serving and waits as standby",
+                code: .leaseLost)
+        }
     }
 
     // MARK: Reads
@@ -196,10 +222,14 @@ final class PostgresJournal: JournalStore {
 /// given, is one statement, so one transaction (group commit, as on SQLite).
 final class PostgresCommitter: JournalCommitter {
     private let link: PostgresLink
+    private let leaseEpoch: Int?
 
-    init(link: PostgresLink) { self.link = link }
+    init(link: PostgresLink, leaseEpoch: Int?) {
+        self.link = link
+        self.leaseEpoch = leaseEpoch
+    }
 
-    func commit(_ turns: [[JournalEntry]]) throws { try PostgresJournal.write(turns, on: link) }
+    func commit(_ turns: [[JournalEntry]]) throws { try PostgresJournal.write(turns, on: link, leaseEpoch: leaseEpoch) }
 
     func close() { link.close() }
 }

@@ -118,8 +118,20 @@ enum PostgresJournalSQL {
     /// batches opened (`$5`). A command already in the log under its sequence (a commit retried after its
     /// answer was lost) is not written twice; a sequence another id already holds fails the whole statement
     /// (two writers, or a log the bridge did not read at start: never a command silently dropped).
-    static let commit = """
-        WITH accepted AS (\(append("command_log", commandColumns, parameter: 1)) ON CONFLICT (seq) DO NOTHING),
+    static let commit = "WITH \(commitBody)"
+
+    /// ``commit`` under the journal's lease of epoch `$6` (``PostgresLeaseSQL/fence``): the whole statement
+    /// fails, nothing written, when the lease is another's or ran out.
+    static let fencedCommit = """
+        WITH \(PostgresLeaseSQL.fence),
+        \(commitBody)
+        UNION ALL
+        \(PostgresLeaseSQL.refuseWithoutLease)
+        """
+
+    /// ``commit``'s expressions and its check of the sequences, after `WITH`.
+    private static let commitBody = """
+        accepted AS (\(append("command_log", commandColumns, parameter: 1)) ON CONFLICT (seq) DO NOTHING),
         outcomes AS (\(append("outcome_log", outcomeColumns, parameter: 2))),
         received AS (\(append("callbacks", callbackColumns, parameter: 3))),
         closed AS (DELETE FROM batches WHERE lane IN (SELECT jsonb_array_elements_text($4::jsonb))),

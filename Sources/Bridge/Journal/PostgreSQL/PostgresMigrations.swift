@@ -19,8 +19,8 @@ enum PostgresMigrations {
     /// Two bridges starting on one database migrate it one after the other (`pg_advisory_xact_lock`).
     private static let migrationLock: Int64 = 0x7669_7661_6d69_6772  // "vivamigr"
 
-    /// Refuses a journal with a migration this build does not know, then applies the ones it has not had, in
-    /// one transaction.
+    /// Refuses a journal with a migration this build does not know, then applies the ones it has not had, and
+    /// creates the lease's row (``PostgresLeaseSQL/create``) when it is missing, in one transaction.
     ///
     /// - Throws: ``JournalError`` (``JournalError/Code/fromNewerVersion``) naming the unknown migrations, the
     ///   database untouched; ``PostgresProblem`` when PostgreSQL refuses a statement.
@@ -50,6 +50,8 @@ enum PostgresMigrations {
                 name.append(step.name)
                 try link.query("INSERT INTO grdb_migrations(identifier) VALUES ($1)", name)
             }
+            // Not a named step: SQLite has no lease, and a database made before the lease existed gets it too.
+            for statement in PostgresLeaseSQL.create { try link.query(statement) }
             try link.query("COMMIT")
         } catch {
             _ = try? link.query("ROLLBACK")

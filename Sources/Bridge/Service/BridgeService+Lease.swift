@@ -1,0 +1,203 @@
+import Dispatch
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+extension BridgeService {
+    /// How often a standby asks whether the journal's lease is free.
+    static let standbyPollMs = 250
+
+    /// Standby, then active while the lease is held, then standby again, until a shutdown (see ``run()``).
+    func runWithLease() async throws {
+        let bridge = bridge
+        let configuration = bridge.configuration
+        let address: PostgresAddress
+        do {
+            address = try PostgresAddress(url: configuration.journal)
+        } catch {
+            throw BridgeServiceError(.startFailed, underlying: error)
+        }
+        let instance = configuration.instanceName
+        var lease: JournalLease?
+        defer { lease?.close() }
+        var announcedStandby = false
+        while true {
+            bridge.enterStandby()
+            guard
+                let held = try await waitForLease(
+                    address: address, instance: instance, leaseMs: configuration.leaseMs, lease: &lease,
+                    announce: !announcedStandby)
+            else { return }
+            if !announcedStandby {
+                announcedStandby = true
+            }
+            switch try await serve(held) {
+            case .shutDown: return
+            case .lostToAnother: continue
+            }
+        }
+    }
+
+    /// A lease just taken: which, of which epoch, and when the statement that took it was sent.
+    struct HeldLease: Sendable {
+        let lease: JournalLease
+        let epoch: Int
+        let sentNs: UInt64
+    }
+
+    private enum ServeEnd {
+        case shutDown
+        case lostToAnother
+    }
+
+    /// Polls the lease every ``standbyPollMs`` until it is free, then takes it; nil on a graceful shutdown (or
+    /// cancellation) while standby. A database that cannot be reached is retried, with a warning.
+    private func waitForLease(
+        address: PostgresAddress, instance: String, leaseMs: Int, lease: inout JournalLease?, announce: Bool
+    ) async throws -> HeldLease? {
+        let logger = bridge.logger
+        let onStandby = onStandby
+        let start = lease
+        let found = Mutex<JournalLease?>(start)
+        defer { lease = found.withLock { $0 } }
+        do {
+            return try await cancelWhenGracefulShutdown {
+                var unreachable = false
+                var lastHolder: JournalLease.Holder?
+                var announced = !announce
+                while true {
+                    try Task.checkCancellation()
+                    do {
+                        let attempt = try await Self.offPool { () throws -> (HeldLease?, JournalLease.Holder?) in
+                            let link = try found.withLock { current in
+                                if let current { return current }
+                                let made = try JournalLease(address: address, instance: instance, leaseMs: leaseMs)
+                                current = made
+                                return made
+                            }
+                            let sent = DispatchTime.now().uptimeNanoseconds
+                            if let epoch = try link.tryAcquire() {
+                                return (HeldLease(lease: link, epoch: epoch, sentNs: sent), nil)
+                            }
+                            return (nil, try link.holder())
+                        }
+                        if unreachable {
+                            unreachable = false
+                            logger.notice("the journal's database answers again", metadata: ["instance": "\(instance)"])
+                        }
+                        if let held = attempt.0 { return held }
+                        if !announced || attempt.1?.instance != lastHolder?.instance {
+                            announced = true
+                            lastHolder = attempt.1
+                            logger.notice(
+                                "standby: another bridge holds the journal's lease; this one takes over when it goes",
+                                metadata: [
+                                    "instance": "\(instance)", "holder": "\(attempt.1?.instance ?? "-")",
+                                    "epoch": "\(attempt.1?.epoch ?? 0)",
+                                ])
+                            onStandby()
+                        }
+                    } catch let error as JournalError where error.isFromNewerVersion {
+                        throw error
+                    } catch {
+                        if !unreachable {
+                            unreachable = true
+                            logger.warning(
+                                "standby: the journal's database cannot be reached; asking again every 250 ms",
+                                metadata: ["instance": "\(instance)", "error": "\(error)"])
+                        }
+                    }
+                    try await Task.sleep(for: .milliseconds(Self.standbyPollMs))
+                }
+            }
+        } catch is CancellationError {
+            return nil
+        } catch let error as JournalError {
+            throw BridgeServiceError(.startFailed, underlying: error)
+        }
+    }
+
+    /// Serves while `held` lasts: starts the bridge under it, keeps it, and stops the bridge when it is lost
+    /// (back to standby) or on a shutdown (the lease then released).
+    private func serve(_ held: HeldLease) async throws -> ServeEnd {
+        let bridge = bridge
+        let logger = bridge.logger
+        let keeper = LeaseKeeper(lease: held.lease, epoch: held.epoch, acquiredSentNs: held.sentNs) { loss in
+            logger.critical(
+                "the journal's lease is lost: this bridge stops serving at once",
+                metadata: ["instance": "\(held.lease.instance)", "epoch": "\(held.epoch)", "why": "\(loss)"])
+            bridge.requestHalt()
+        }
+        keeper.start()
+        let bound: BoundEndpoints
+        do {
+            bound = try await Self.offPool { try bridge.start(leaseEpoch: held.epoch) }
+        } catch {
+            keeper.stop()
+            try? held.lease.release(epoch: held.epoch)
+            throw BridgeServiceError(.startFailed, underlying: error)
+        }
+        logger.notice(
+            "active: this bridge holds the journal's lease and serves",
+            metadata: ["instance": "\(held.lease.instance)", "epoch": "\(held.epoch)"])
+        onStart(bound)
+        let shutdownAsked = Atomic<Bool>(false)
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await bridge.waitForLoopAsync()
+            } onGracefulShutdown: {
+                shutdownAsked.store(true, ordering: .relaxed)
+                bridge.shutdown()
+            }
+        } onCancel: {
+            bridge.requestHalt()
+        }
+        keeper.stop()
+        switch keeper.loss {
+        case .unreachable(let reason)?:
+            throw BridgeServiceError(.journalUnreachable, underlying: LeaseProblem(description: reason))
+        case .taken?:
+            logger.notice(
+                "standby: another bridge took the journal's lease",
+                metadata: ["instance": "\(held.lease.instance)", "epoch": "\(held.epoch)"])
+            return .lostToAnother
+        case nil:
+            break
+        }
+        if let failure = bridge.failure {
+            try? held.lease.release(epoch: held.epoch)
+            throw BridgeServiceError(.loopFailed, underlying: failure)
+        }
+        if shutdownAsked.load(ordering: .relaxed) || Task.isCancelled || Task.isShuttingDownGracefully {
+            do {
+                try await Self.offPool { try held.lease.release(epoch: held.epoch) }
+                logger.notice(
+                    "the journal's lease is released: a standby bridge takes over",
+                    metadata: ["instance": "\(held.lease.instance)", "epoch": "\(held.epoch)"])
+            } catch {
+                logger.warning(
+                    "the journal's lease could not be released; a standby takes over once it expires (leaseMs)",
+                    metadata: ["instance": "\(held.lease.instance)", "error": "\(error)"])
+            }
+            return .shutDown
+        }
+        // The loop ended on its own without a failure: it stopped because a commit found the lease lost.
+        logger.notice(
+            "standby: the journal's lease was lost",
+            metadata: ["instance": "\(held.lease.instance)", "epoch": "\(held.epoch)"])
+        return .lostToAnother
+    }
+
+    /// Runs a blocking call on a thread of Dispatch's, off Swift's cooperative pool.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+}
+
+/// Why the lease could not be kept, in words.
+struct LeaseProblem: Error, CustomStringConvertible {
+    let description: String
+}
