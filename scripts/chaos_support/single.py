@@ -1,10 +1,10 @@
 """The single-bridge run of scripts/chaos: one bridge on a SQLite journal, SIGKILLed and restarted in place."""
 import json
 import os
+import random
 import signal
 import subprocess
 import time
-import random
 
 from .common import FINAL, SALE_TIMEOUT_MS, free_port, recorded_requests, repeated_references, zmq
 

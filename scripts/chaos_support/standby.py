@@ -175,10 +175,11 @@ class StandbyChaos(Chaos):
             self.cluster.psql(f"TRUNCATE {', '.join(JOURNAL_TABLES)}")
         ready = self.await_role(self.successor, "active", f"no takeover after kill {self.kills}")
         self.takeovers_ready.append(ready - self.kill_time)
-        if self.args.takeover_limit is not None and ready - self.kill_time > self.args.takeover_limit:
+        limit = self.args.takeover_limit
+        if limit is not None and ready - self.kill_time > limit:
             self.slow_takeovers += 1
             self.violations.append(f"kill {self.kills}: bridge {self.successor.name}'s /readyz said active "
-                                   f"{ready - self.kill_time:.1f} s after the kill (limit {self.args.takeover_limit} s)")
+                                   f"{ready - self.kill_time:.1f} s after the kill (limit {limit} s)")
         victim.start(self.binary)
         self.await_role(victim, "standby", f"bridge {victim.name} did not come back as standby")
 
