@@ -1,5 +1,6 @@
 """The standby run of scripts/chaos (`--standby`): two bridges on one PostgreSQL journal, the active one SIGKILLed
-under closed-loop sales, the other taking over (docs/RELIABILITY.md, "Standby takeover (chaos)").
+(or, with `--signal TERM`, stopped gracefully) under closed-loop sales, the other taking over (docs/RELIABILITY.md,
+"Standby takeover (chaos)").
 
 The client holds both command endpoints the Lazy Pirate way: one DEALER socket a bridge, each with ZMQ_IMMEDIATE
 (nothing queues for an endpoint nobody has bound: the standby binds none), every command sent to a socket that
@@ -18,6 +19,7 @@ from .postgres import PostgresCluster
 from .single import Chaos
 
 TAKEOVER_WAIT_S = 60
+SHUTDOWN_RETRY_S = 0.1
 JOURNAL_TABLES = ("command_log", "outcome_log", "callbacks", "batches")
 
 
@@ -54,10 +56,12 @@ class Bridge:
         self.log.flush()
         self.process = subprocess.Popen([binary, "run", "--config", self.config], stdout=self.log, stderr=self.log)
 
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-        self.log.write(f"== chaos: bridge {self.name} SIGKILLed\n".encode())
+    def stop(self, number):
+        """Sends `number`; SIGKILL is waited for, SIGTERM's graceful shutdown is not (the load goes on)."""
+        self.process.send_signal(number)
+        if number == signal.SIGKILL:
+            self.process.wait()
+        self.log.write(f"== chaos: bridge {self.name} sent {signal.Signals(number).name}\n".encode())
         self.log.flush()
 
     def alive(self):
@@ -113,6 +117,7 @@ class StandbyChaos(Chaos):
         self.takeovers_reply = []  # kill -> the first reply from the other bridge, s
         self.two_active = 0
         self.slow_takeovers = 0
+        self.shutting_down = 0    # sales rejected shutting_down (SIGTERM), sent again under their id
         self.closing = False      # the closing takeover: no new sales
 
     # -- processes
@@ -169,7 +174,8 @@ class StandbyChaos(Chaos):
         victim = self.active_bridge()
         self.kill_time = time.monotonic()
         self.successor = next(bridge for bridge in self.bridges if bridge is not victim)
-        victim.kill()
+        stop = signal.Signals["SIG" + self.args.signal]
+        victim.stop(stop)
         self.kills += 1
         if self.args.sabotage_journal:
             self.cluster.psql(f"TRUNCATE {', '.join(JOURNAL_TABLES)}")
@@ -180,6 +186,11 @@ class StandbyChaos(Chaos):
             self.slow_takeovers += 1
             self.violations.append(f"kill {self.kills}: bridge {self.successor.name}'s /readyz said active "
                                    f"{ready - self.kill_time:.1f} s after the kill (limit {limit} s)")
+        deadline = time.monotonic() + TAKEOVER_WAIT_S
+        while victim.alive() and time.monotonic() < deadline:
+            self.pump(0.05)
+        if victim.alive():
+            raise RuntimeError(f"bridge {victim.name} had not ended {TAKEOVER_WAIT_S} s after SIG{self.args.signal}")
         victim.start(self.binary)
         self.await_role(victim, "standby", f"bridge {victim.name} did not come back as standby")
 
@@ -237,10 +248,17 @@ class StandbyChaos(Chaos):
                     return reply
 
     def take(self, reply):
-        if reply.get("id") in self.commands and reply.get("id") == self.in_flight.get(
-                self.commands[reply["id"]]["lane"]):
-            self.sent.pop(reply["id"], None)
-        super().take(reply)
+        ident = reply.get("id")
+        if ident not in self.commands or ident != self.in_flight.get(self.commands[ident]["lane"]):
+            return super().take(reply)
+        if reply.get("outcome") == "rejected" and (reply.get("error") or {}).get("code") == "shutting_down":
+            # Not journaled: the same id goes again, to the other bridge once it has a peer (retried each
+            # SHUTDOWN_RETRY_S meanwhile, wherever a peer is).
+            self.shutting_down += 1
+            self.sent[ident] = (time.monotonic() - self.retry_s + SHUTDOWN_RETRY_S, self.serving)
+            return None
+        self.sent.pop(ident, None)
+        return super().take(reply)
 
     def pump(self, seconds):
         """Keeps the load going for `seconds` (a sale on each free lane unless closing, replies taken, retries
@@ -315,7 +333,7 @@ class StandbyChaos(Chaos):
         print(f"chaos summary (standby): kills {self.kills} (+1 closing takeover), "
               f"sales acknowledged {len(self.acknowledged)}, "
               f"outcomes {dict(sorted((str(k), v) for k, v in self.outcomes.items()))}, "
-              f"re-sent (Lazy Pirate) {self.resent}, still unanswered {len(self.in_flight)}, "
+              f"re-sent (Lazy Pirate) {self.resent} (of them after shutting_down {self.shutting_down}), still unanswered {len(self.in_flight)}, "
               f"requests at the relays {len(requests)}, "
               f"takeover to /readyz 200 p50 {median(ready):.2f} s max {max(ready):.2f} s ({len(ready)}), "
               f"to the first reply p50 {median(reply) or 0:.2f} s max {max(reply, default=0):.2f} s ({len(reply)}), "
