@@ -1,6 +1,6 @@
 """The standby run of scripts/chaos (`--standby`): two bridges on one PostgreSQL journal, the active one SIGKILLed
-(or, with `--signal TERM`, stopped gracefully) under closed-loop sales, the other taking over (docs/RELIABILITY.md,
-"Standby takeover (chaos)").
+(or, with `--signal TERM`, stopped gracefully, or with `--signal STOP` paused past its lease) under closed-loop
+sales, the other taking over (docs/RELIABILITY.md, "Standby takeover (chaos)").
 
 The client holds both command endpoints the Lazy Pirate way: one DEALER socket a bridge, each with ZMQ_IMMEDIATE
 (nothing queues for an endpoint nobody has bound: the standby binds none), every command sent to a socket that
@@ -57,7 +57,8 @@ class Bridge:
         self.process = subprocess.Popen([binary, "run", "--config", self.config], stdout=self.log, stderr=self.log)
 
     def stop(self, number):
-        """Sends `number`; SIGKILL is waited for, SIGTERM's graceful shutdown is not (the load goes on)."""
+        """Sends `number`; SIGKILL is waited for, SIGTERM's graceful shutdown and SIGSTOP's pause are not (the load
+        goes on)."""
         self.process.send_signal(number)
         if number == signal.SIGKILL:
             self.process.wait()
@@ -118,6 +119,8 @@ class StandbyChaos(Chaos):
         self.two_active = 0
         self.slow_takeovers = 0
         self.shutting_down = 0    # sales rejected shutting_down (SIGTERM), sent again under their id
+        self.resumed_standby = 0  # paused bridges (SIGSTOP) that went back to standby once resumed
+        self.resumed_exited = 0   # paused bridges that exited once resumed
         self.closing = False      # the closing takeover: no new sales
 
     # -- processes
@@ -186,6 +189,8 @@ class StandbyChaos(Chaos):
             self.slow_takeovers += 1
             self.violations.append(f"kill {self.kills}: bridge {self.successor.name}'s /readyz said active "
                                    f"{ready - self.kill_time:.1f} s after the kill (limit {limit} s)")
+        if stop == signal.SIGSTOP:
+            self.resume(victim)
         deadline = time.monotonic() + TAKEOVER_WAIT_S
         while victim.alive() and time.monotonic() < deadline:
             self.pump(0.05)
@@ -193,6 +198,31 @@ class StandbyChaos(Chaos):
             raise RuntimeError(f"bridge {victim.name} had not ended {TAKEOVER_WAIT_S} s after SIG{self.args.signal}")
         victim.start(self.binary)
         self.await_role(victim, "standby", f"bridge {victim.name} did not come back as standby")
+
+    def resume(self, victim):
+        """SIGCONT to a bridge paused past its lease: it must go back to standby in its process, or exit, and its
+        /readyz must never say active beside its successor; then it is stopped and restarted like a killed one."""
+        resumed = time.monotonic()
+        victim.process.send_signal(signal.SIGCONT)
+        last_active = None
+        deadline = resumed + TAKEOVER_WAIT_S
+        while victim.alive() and time.monotonic() < deadline:
+            role = victim.role()
+            if role == "standby":
+                self.resumed_standby += 1
+                break
+            if role == "active":
+                last_active = time.monotonic()
+            self.pump(0.005)
+        if victim.alive():
+            victim.stop(signal.SIGKILL)
+        else:
+            self.resumed_exited += 1
+        if last_active is not None:
+            self.two_active += 1
+            self.violations.append(f"kill {self.kills}: bridge {victim.name}'s /readyz still said active "
+                                   f"{(last_active - resumed) * 1000:.0f} ms after SIGCONT, beside bridge "
+                                   f"{self.successor.name}")
 
     # -- messages (the Lazy Pirate client)
 
@@ -333,16 +363,25 @@ class StandbyChaos(Chaos):
         print(f"chaos summary (standby): kills {self.kills} (+1 closing takeover), "
               f"sales acknowledged {len(self.acknowledged)}, "
               f"outcomes {dict(sorted((str(k), v) for k, v in self.outcomes.items()))}, "
-              f"re-sent (Lazy Pirate) {self.resent} (of them after shutting_down {self.shutting_down}), still unanswered {len(self.in_flight)}, "
+              f"re-sent (Lazy Pirate) {self.resent} (of them after shutting_down {self.shutting_down}), "
+              f"still unanswered {len(self.in_flight)}, "
               f"requests at the relays {len(requests)}, "
               f"takeover to /readyz 200 p50 {median(ready):.2f} s max {max(ready):.2f} s ({len(ready)}), "
               f"to the first reply p50 {median(reply) or 0:.2f} s max {max(reply, default=0):.2f} s ({len(reply)}), "
               f"violations {len(self.violations)} ({before - self.two_active - self.slow_takeovers} results, "
               f"{repeated} repeated requests, {false_answers} false answers, {self.two_active} two active, "
-              f"{self.slow_takeovers} slow takeovers), seconds {seconds:.0f}")
+              f"{self.slow_takeovers} slow takeovers), "
+              f"{self.resumed_summary()}"
+              f"seconds {seconds:.0f}")
         for violation in self.violations[:25] + self.violations[before:before + 25]:
             print(f"violation: {violation}")
         return 1 if self.violations else 0
+
+    def resumed_summary(self):
+        if self.args.signal != "STOP":
+            return ""
+        return (f"paused bridges once resumed: back to standby {self.resumed_standby}, exited "
+                f"{self.resumed_exited}, ")
 
     def cleanup(self):
         for bridge in self.bridges:
