@@ -1,0 +1,1 @@
+"""scripts/chaos's parts: the single-bridge run (single), the standby run (standby) and what they share."""
