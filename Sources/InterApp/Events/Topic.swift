@@ -66,10 +66,6 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
     /// Whether this is ``heartbeat``.
     public var isHeartbeat: Bool { self == Self.heartbeat }
 
-    /// (v1.2) `bridge.role.active`: with a PostgreSQL journal, this bridge took the lease and serves; the body
-    /// has `instance` beside the stamp, whose `epoch` is the lease's.
-    public static let roleActive = Topic(lane: bridgeLane, subject: "role", event: "active")
-
     /// The subject of lane events.
     public static let laneSubject = "lane"
     /// The subject of batch events.
