@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// What the loop publishes about itself for readers on other threads (the HTTP listener): its phase, its
@@ -44,6 +45,10 @@ public final class LiveState: Sendable {
     /// This bridge's name (`instance:`, or the host's name and the pid).
     public let instance: String
     private let roleValue: Atomic<Int>
+    /// Until when (monotonic nanoseconds) an active bridge on a PostgreSQL journal may count on its lease:
+    /// past it, ``role`` reads standby even before the keeper's thread has noticed (a process paused, then
+    /// resumed, never reports active beside the bridge that took over). `UInt64.max` without a lease.
+    private let leaseValidUntilNs = Atomic<UInt64>(.max)
     private let phaseValue = Atomic<Int>(Phase.starting.rawValue)
     private let epochValue = Atomic<Int>(0)
     /// Each lane's link, in configuration order. Written only when a link goes up or down or a reload
@@ -57,7 +62,12 @@ public final class LiveState: Sendable {
     }
 
     /// Whether the bridge serves or waits as standby.
-    public var role: Role { Role(rawValue: roleValue.load(ordering: .acquiring)) ?? .standby }
+    public var role: Role {
+        let role = Role(rawValue: roleValue.load(ordering: .acquiring)) ?? .standby
+        guard role == .active else { return role }
+        let validUntil = leaseValidUntilNs.load(ordering: .acquiring)
+        return DispatchTime.now().uptimeNanoseconds < validUntil ? .active : .standby
+    }
 
     /// The bridge's phase now.
     public var phase: Phase { Phase(rawValue: phaseValue.load(ordering: .acquiring)) ?? .stopped }
@@ -70,6 +80,8 @@ public final class LiveState: Sendable {
 
     func set(_ phase: Phase) { phaseValue.store(phase.rawValue, ordering: .releasing) }
     func set(role: Role) { roleValue.store(role.rawValue, ordering: .releasing) }
+    /// The lease's deadline as its keeper last extended it (``role``); `UInt64.max` when there is no lease.
+    func set(leaseValidUntilNs deadline: UInt64) { leaseValidUntilNs.store(deadline, ordering: .releasing) }
     /// Every lane's link down (the loop closed them all).
     func setAllLanesDown() { links.withLock { links in links = links.map { ($0.id, false) } } }
     func set(epoch: Int) { epochValue.store(epoch, ordering: .relaxed) }

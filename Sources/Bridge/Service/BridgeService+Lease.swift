@@ -123,7 +123,11 @@ extension BridgeService {
     private func serve(_ held: HeldLease) async throws -> ServeEnd {
         let bridge = bridge
         let logger = bridge.logger
-        let keeper = LeaseKeeper(lease: held.lease, epoch: held.epoch, acquiredSentNs: held.sentNs) { loss in
+        let live = bridge.live
+        let keeper = LeaseKeeper(
+            lease: held.lease, epoch: held.epoch, acquiredSentNs: held.sentNs,
+            onExtended: { live.set(leaseValidUntilNs: $0) }
+        ) { loss in
             logger.critical(
                 "the journal's lease is lost: this bridge stops serving at once",
                 metadata: ["instance": "\(held.lease.instance)", "epoch": "\(held.epoch)", "why": "\(loss)"])

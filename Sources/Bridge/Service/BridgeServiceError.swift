@@ -26,8 +26,9 @@ public struct BridgeServiceError: Error, CustomStringConvertible {
         case .startFailed: "the bridge could not start: \(underlying)"
         case .loopFailed: "the bridge stopped on an error: \(underlying)"
         case .journalUnreachable:
-            "the bridge stopped serving: the journal's database could not be reached for longer than leaseMs, so "
-                + "it could not keep the journal's lease (\(underlying)); check PostgreSQL and the network to it"
+            "the bridge stopped serving: no renewal of the journal's lease got through for longer than leaseMs "
+                + "(\(underlying)); check PostgreSQL and the network to it, or what paused this process "
+                + "(a debugger, SIGSTOP, a suspended virtual machine)"
         }
     }
 }

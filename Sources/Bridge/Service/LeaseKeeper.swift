@@ -22,6 +22,7 @@ final class LeaseKeeper: Sendable {
     let lease: JournalLease
     let epoch: Int
     private let onLoss: @Sendable (Loss) -> Void
+    private let onExtended: @Sendable (UInt64) -> Void
     private let validUntilNs: Atomic<UInt64>
     private let lastProblem = Mutex<String?>(nil)
     private let lost = Mutex<Loss?>(nil)
@@ -31,12 +32,21 @@ final class LeaseKeeper: Sendable {
     private let ended = DispatchSemaphore(value: 0)
 
     /// Keeps the lease of `epoch` acquired by a statement sent at `acquiredSentNs` (monotonic nanoseconds).
-    /// `onLoss` is called once, from the keeper's thread or its timer, when the lease is lost.
-    init(lease: JournalLease, epoch: Int, acquiredSentNs: UInt64, onLoss: @escaping @Sendable (Loss) -> Void) {
+    /// `onLoss` is called once, from the keeper's thread or its timer, when the lease is lost; `onExtended` with
+    /// the lease's deadline (monotonic nanoseconds) now and after each renewal, for readers that must not
+    /// trust the lease past it (``LiveState``).
+    init(
+        lease: JournalLease, epoch: Int, acquiredSentNs: UInt64,
+        onExtended: @escaping @Sendable (UInt64) -> Void = { _ in },
+        onLoss: @escaping @Sendable (Loss) -> Void
+    ) {
         self.lease = lease
         self.epoch = epoch
         self.onLoss = onLoss
-        validUntilNs = Atomic(acquiredSentNs + Self.validNs(lease.leaseMs))
+        self.onExtended = onExtended
+        let validUntil = acquiredSentNs + Self.validNs(lease.leaseMs)
+        validUntilNs = Atomic(validUntil)
+        onExtended(validUntil)
     }
 
     /// How long after a renewal was sent the holder still counts on its lease.
@@ -84,7 +94,9 @@ final class LeaseKeeper: Sendable {
             let sent = DispatchTime.now().uptimeNanoseconds
             do {
                 if try lease.renew(epoch: epoch) {
-                    validUntilNs.store(sent + Self.validNs(lease.leaseMs), ordering: .releasing)
+                    let validUntil = sent + Self.validNs(lease.leaseMs)
+                    validUntilNs.store(validUntil, ordering: .releasing)
+                    onExtended(validUntil)
                     lastProblem.withLock { $0 = nil }
                 } else {
                     report(.taken)
@@ -98,7 +110,9 @@ final class LeaseKeeper: Sendable {
 
     private func checkDeadline() {
         guard DispatchTime.now().uptimeNanoseconds >= validUntilNs.load(ordering: .acquiring) else { return }
-        let reason = lastProblem.withLock { $0 } ?? "no renewal answered within the lease"
+        let reason =
+            lastProblem.withLock { $0 }
+            ?? "no renewal answered within the lease: the database did not answer, or this process was paused"
         report(.unreachable(reason: reason))
     }
 
