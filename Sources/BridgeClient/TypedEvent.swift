@@ -14,6 +14,22 @@ public struct TypedEvent: Sendable, Equatable {
     /// What happened.
     public var kind: Kind
 
+    /// The stamp every event has, read alone: what a subscriber still follows (`seq` and `epoch`) of an event
+    /// whose other members break the contract.
+    public struct Stamp: Sendable, Equatable {
+        public var seq: Int
+        public var epoch: Int
+        public var time: String
+
+        /// Reads `seq`, `epoch` and `time` of an event body.
+        public init(_ body: JSONObject) throws(ContractDecodingError) {
+            let read = Members(body, path: "")
+            seq = try read.integer("seq")
+            epoch = try read.integer("epoch")
+            time = try read.string("time")
+        }
+    }
+
     /// What an event says, by kind of topic.
     public enum Kind: Sendable, Equatable {
         /// `<lane>.<action>.accepted|forwarded|delivered`.
@@ -57,9 +73,10 @@ public struct TypedEvent: Sendable, Equatable {
     /// Reads an event from its topic and body.
     public init(topic: String, body: JSONObject) throws(ContractDecodingError) {
         let read = Members(body, path: "")
-        seq = try read.integer("seq")
-        epoch = try read.integer("epoch")
-        time = try read.string("time")
+        let stamp = try Stamp(body)
+        seq = stamp.seq
+        epoch = stamp.epoch
+        time = stamp.time
         self.topic = topic
         kind = try Self.kind(topic: topic, body: body, read)
     }

@@ -94,66 +94,86 @@ struct WatchState: Equatable {
 // MARK: - The reducer
 
 extension WatchState {
-    /// The state after `event`.
+    /// The state after `event` as received: read as the contract gives it (``applying(_:)-(TypedEvent)``),
+    /// or, when it breaks the contract, noted with what is wrong and left out of the rows.
     func applying(_ event: BridgeEvent) -> WatchState {
+        do {
+            return applying(try event.typed())
+        } catch {
+            return applying(broken: event, error)
+        }
+    }
+
+    /// The state after an event that breaks the contract: its `seq` and `epoch` are still followed when they
+    /// can be read, the rows are left as they were, a note names the topic and the member at fault, and the
+    /// lanes are asked again (the rows may have missed what the event said).
+    private func applying(broken event: BridgeEvent, _ error: ContractDecodingError) -> WatchState {
         var next = self
         next.eventCount += 1
-        next.checkSequence(event.body)
+        if let stamp = try? TypedEvent.Stamp(event.body) { next.checkSequence(seq: stamp.seq, epoch: stamp.epoch) }
+        if let laneFilter, Topic(parsing: event.topic)?.lane != laneFilter { return next }
+        next.addNote("\(event.topic) does not follow the contract (\(error)): asking for the lanes again")
+        next.needsSnapshot = true
+        return next
+    }
+
+    /// The state after `event`.
+    func applying(_ event: TypedEvent) -> WatchState {
+        var next = self
+        next.eventCount += 1
+        next.checkSequence(seq: event.seq, epoch: event.epoch)
         guard let topic = Topic(parsing: event.topic) else { return next }
         let laneId = topic.lane
-        let kind = topic.subject
         if let laneFilter, laneId != laneFilter { return next }
         // `bridge.*` topics carry answers to PULL queries; they belong to no lane.
         if laneId == Topic.bridgeLane && next.lane(laneId) == nil { return next }
-        let body = event.body
-        let time = body["time"]?.stringValue
-        let id = body["id"]?.stringValue ?? "?"
         next.update(laneId) { lane in
-            if let time { lane.lastEventTime = time }
-            switch topic.laneEvent {
-            case .connected: lane.connected = true
-            case .disconnected: lane.connected = false
-            case .added, .changed:
-                lane.connected = false
-                if let platform = body["platform"]?.stringValue { lane.platform = platform }
-            case .returned, .removed, nil: break
-            }
-            switch topic.batchEvent {
-            case .opened:
-                let automatic = body["automatic"] == .bool(true) ? "(automatic)" : "(open)"
-                lane.openBatch = body["batchName"]?.stringValue ?? body["batchId"]?.stringValue ?? automatic
-            case .closed: lane.openBatch = nil
-            case nil: break
-            }
-            switch topic.commandEvent {
-            case .accepted, .forwarded, .delivered:
-                // An abort travels beside the transaction it stops; it is not the lane's one in flight.
-                if kind != TerminalAction.abort.rawValue { lane.inFlight = Command(action: kind, id: id) }
-            case .result, .unknown, .lateResult:
-                let outcome = body["outcome"]?.stringValue ?? (topic.commandEvent == .unknown ? "unknown" : "?")
-                lane.lastResult = Result(
-                    action: kind, id: id, outcome: outcome, late: topic.commandEvent == .lateResult)
-                if lane.inFlight?.id == id { lane.inFlight = nil }
-            case .orphan, .mismatch, .resolved, nil:
-                break
-            }
+            lane.lastEventTime = event.time
+            Self.fold(event.kind, topicAction: topic.subject, into: &lane)
         }
-        if topic.laneEvent == .removed {
+        switch event.kind {
+        case .reload(.removed, _, _, _):
             next.lanes.removeAll { $0.id == laneId }
             next.addNote("\(laneId): removed by a reload of the bridge's configuration")
-        } else if topic.laneEvent == .added {
+        case .reload(.added, _, _, _):
             next.addNote("\(laneId): added by a reload of the bridge's configuration")
-        } else if topic.laneEvent == .returned {
+        case .returned:
             next.addNote("\(laneId): the store app came back with no callback")
-        } else if topic.commandEvent == .orphan {
-            next.addNote("\(laneId): a \(kind) callback matched no command (orphan)")
-        } else if topic.commandEvent == .resolved {
-            let outcome = body["outcome"]?.stringValue ?? "?"
-            next.addNote("\(laneId): unknown \(kind) \(id) was resolved by hand as \(outcome)")
-        } else if topic.commandEvent == .mismatch {
-            next.addNote("\(laneId): \(kind) \(id) was approved for another amount than requested")
+        case .orphan(_, let action, _, _, _, _):
+            next.addNote("\(laneId): a \(action) callback matched no command (orphan)")
+        case .end(.resolved, let reply):
+            let action = reply.action ?? topic.subject
+            next.addNote(
+                "\(laneId): unknown \(action) \(reply.id ?? "?") was resolved by hand as \(reply.outcome.rawValue)")
+        case .mismatch(let id, _, let action, _):
+            next.addNote("\(laneId): \(action) \(id) was approved for another amount than requested")
+        default:
+            break
         }
         return next
+    }
+
+    /// What `kind` changes in its lane's row (`topicAction`, the topic's, where the body has no action).
+    private static func fold(_ kind: TypedEvent.Kind, topicAction: String, into lane: inout Lane) {
+        switch kind {
+        case .link(_, let up, _):
+            lane.connected = up
+        case .reload(let change, _, _, let platform) where change != .removed:
+            lane.connected = false
+            if let platform { lane.platform = platform.rawValue }
+        case .batch(let change, _, let name, let id, _, let automatic):
+            lane.openBatch = change == .opened ? name ?? id ?? (automatic ? "(automatic)" : "(open)") : nil
+        case .progress(_, let id, _, let action, _):
+            // An abort travels beside the transaction it stops; it is not the lane's one in flight.
+            if action != TerminalAction.abort.rawValue { lane.inFlight = Command(action: action, id: id) }
+        case .end(let end, let reply) where end != .resolved:
+            let id = reply.id ?? "?"
+            lane.lastResult = Result(
+                action: reply.action ?? topicAction, id: id, outcome: reply.outcome.rawValue, late: end == .lateResult)
+            if lane.inFlight?.id == id { lane.inFlight = nil }
+        default:
+            break
+        }
     }
 
     /// Folds in `event` as it arrived at `now` (the watcher's clock); true when the table changed.
@@ -169,7 +189,7 @@ extension WatchState {
             self = applying(event)
             return true
         }
-        checkSequence(event.body)
+        if let stamp = try? TypedEvent.Stamp(event.body) { checkSequence(seq: stamp.seq, epoch: stamp.epoch) }
         return notes != notesBefore
     }
 
@@ -199,8 +219,7 @@ extension WatchState {
     ///
     /// With a lane filter the subscriber only sees that lane's events, so gaps in `seq` are expected and only
     /// a restart is noticed.
-    private mutating func checkSequence(_ body: JSONObject) {
-        guard let seq = body["seq"]?.intValue, let epoch = body["epoch"]?.intValue else { return }
+    private mutating func checkSequence(seq: Int, epoch: Int) {
         if let known = self.epoch, known != epoch {
             addNote("the bridge restarted (epoch \(known) -> \(epoch)): asking for the lanes again")
             needsSnapshot = true

@@ -4,19 +4,6 @@ import Testing
 
 @testable import vivabridge
 
-/// An event as the bridge publishes it: `seq`, `epoch`, `time`, then the fields.
-func watchEvent(
-    _ topic: String, seq: Int, epoch: Int = 1, time: String = "2024-05-01T10:42:03.120+03:00",
-    _ fields: [(String, JSONValue)] = []
-) -> BridgeEvent {
-    var body: JSONObject = [
-        "seq": .number(JSONNumber(seq)), "epoch": .number(JSONNumber(epoch)), "time": .string(time),
-    ]
-    body["lane"] = .string(String(topic.prefix { $0 != "." }))
-    for (key, value) in fields { body[key] = value }
-    return BridgeEvent(topic: topic, body: body)
-}
-
 /// A `lanes` reply holding `lanes`.
 func lanesReply(_ lanes: [JSONValue]) -> JSONObject {
     ["id": "q", "action": "lanes", "outcome": "success", "result": ["lanes": .array(lanes)], "late": false]
@@ -106,12 +93,12 @@ struct WatchStateTests {
         state = state.applying(watchEvent("lane-1.sale.delivered", seq: 2, [("id", "s-1")]))
         state = state.applying(
             watchEvent(
-                "lane-1.sale.result", seq: 3, time: "2024-05-01T10:42:09.000+03:00",
+                "lane-1.sale.result", seq: 3, time: "2024-05-01T10:42:09.000+00:00",
                 [("id", "s-1"), ("outcome", "success")]))
         let lane = state.lane("lane-1")
         #expect(lane?.inFlight == nil)
         #expect(lane?.lastResult == WatchState.Result(action: "sale", id: "s-1", outcome: "success"))
-        #expect(lane?.lastEventTime == "2024-05-01T10:42:09.000+03:00")
+        #expect(lane?.lastEventTime == "2024-05-01T10:42:09.000+00:00")
         #expect(state.eventCount == 3)
         #expect(state.lastSeq == 3)
         #expect(state.notes.isEmpty)
@@ -181,6 +168,36 @@ struct WatchStateTests {
             ])
     }
 
+    @Test("an event that breaks the contract is noted with the member at fault, not read into the rows")
+    func brokenEvent() {
+        var state = WatchState().applying(snapshot: twoLanes)
+        state = state.applying(watchEvent("lane-1.sale.accepted", seq: 1, [("id", "s-1")]))
+        // `outcome` must be one of the contract's outcomes: a number is not read as some outcome. (The body is
+        // broken after `watchEvent`, which records only what it builds, for scripts/check-contract.)
+        var result = watchEvent("lane-1.sale.result", seq: 2, [("id", "s-1")]).body
+        result["outcome"] = 42
+        state = state.applying(BridgeEvent(topic: "lane-1.sale.result", body: result))
+        let lane = state.lane("lane-1")
+        #expect(lane?.lastResult == nil, "\(String(describing: lane?.lastResult))")
+        #expect(lane?.inFlight == WatchState.Command(action: "sale", id: "s-1"))
+        #expect(state.notes.count == 1)
+        #expect(state.notes.last?.hasPrefix("lane-1.sale.result does not follow the contract (outcome: ") == true)
+        #expect(state.needsSnapshot, "the rows may have missed what it said")
+        #expect(state.eventCount == 2)
+        #expect(state.lastSeq == 2, "its seq is still followed")
+        // A link event without its `endpoint` is no more read than a result without its outcome.
+        var body = watchEvent("lane-2.lane.connected", seq: 3).body
+        body["endpoint"] = nil
+        state = state.applying(BridgeEvent(topic: "lane-2.lane.connected", body: body))
+        #expect(state.lane("lane-2")?.connected == false)
+        #expect(state.notes.last?.hasPrefix("lane-2.lane.connected does not follow the contract (endpoint: ") == true)
+        // The next event follows on: no gap is noticed.
+        state = state.applying(snapshot: twoLanes)
+        state = state.applying(watchEvent("lane-2.lane.connected", seq: 4))
+        #expect(state.notes.count == 2)
+        #expect(!state.needsSnapshot)
+    }
+
     @Test("a gap in seq is noticed, said, and makes it ask for the lanes again")
     func seqGap() {
         var state = WatchState().applying(snapshot: twoLanes)
@@ -213,7 +230,8 @@ struct WatchStateTests {
         var state = WatchState(laneFilter: "lane-2").applying(snapshot: twoLanes)
         #expect(state.lanes.map(\.id) == ["lane-2"])
         state = state.applying(watchEvent("lane-2.sale.accepted", seq: 3, [("id", "x")]))
-        state = state.applying(watchEvent("lane-2.sale.result", seq: 9, [("id", "x"), ("outcome", "failure")]))
+        state = state.applying(
+            watchEvent("lane-2.sale.result", seq: 9, [("id", "x"), ("outcome", "failure"), ("reason", "declined")]))
         #expect(!state.needsSnapshot)
         #expect(state.notes.isEmpty)
         state = state.applying(watchEvent("lane-2.lane.connected", seq: 1, epoch: 2))

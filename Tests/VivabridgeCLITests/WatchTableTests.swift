@@ -11,7 +11,7 @@ struct WatchTableTests {
         state = state.applying(watchEvent("lane-1.sale.accepted", seq: 1, [("id", "s-1")]))
         state = state.applying(
             watchEvent(
-                "lane-1.sale.result", seq: 2, time: "2024-05-01T10:42:09.000+03:00",
+                "lane-1.sale.result", seq: 2, time: "2024-05-01T10:42:09.000+00:00",
                 [("id", "s-1"), ("outcome", "success")]))
         let expected = """
             LANE    LINK  IN FLIGHT   LAST RESULT       BATCH    LAST EVENT
