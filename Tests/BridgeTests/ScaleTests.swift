@@ -16,9 +16,11 @@ struct ScaleTests {
             "vivabridge-scale-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         configuration.journal = folder.appendingPathComponent("journal.sqlite").path
-        // Nothing listens on these ports: the lanes stay disconnected, which is all this test needs.
+        // Nothing listens at these paths (in a folder of this test's own; a TCP port range could be taken by a
+        // relay another test runs at the same time): the lanes stay disconnected, which is all this test needs.
         configuration.lanes = (0..<1000).map {
-            LaneConfiguration(id: "lane-\($0)", endpoint: "tcp://127.0.0.1:\(40000 + $0)", platform: .ios)
+            LaneConfiguration(
+                id: "lane-\($0)", endpoint: "ipc://\(folder.path)/lane-\($0)", platform: .ios)
         }
         let bridge = try Bridge(configuration: configuration, logger: Logger(label: "scale-test"))
         let bound = try bridge.start()
