@@ -23,7 +23,7 @@ struct PostgresCommitRows {
         case .insert(let row):
             commands.append(
                 .array([
-                    Self.integer(row.seq), Self.text(row.id), Self.text(row.lane), Self.text(row.action),
+                    Self.integer(row.seq), Self.text(row.id), Self.text(row.lane), Self.text(row.action.rawValue),
                     Self.text(row.fingerprint), Self.text(row.clientTransactionId), Self.integer(row.deadlineMs),
                     Self.integer(row.createdMs), Self.text(row.client),
                 ]))
@@ -31,8 +31,10 @@ struct PostgresCommitRows {
             // The bridge's own look-ups are never journaled: their outcome is not either.
             guard let seq = row.seq else { return }
             let values: [JSONValue] = [
-                Self.integer(seq), Self.text(row.lane), Self.text(row.action), Self.text(row.clientTransactionId),
-                Self.text(row.outcome), Self.text(row.reply ?? ""), Self.integer(late ? 1 : 0), Self.integer(at),
+                Self.integer(seq), Self.text(row.lane), Self.text(row.action.rawValue),
+                Self.text(row.clientTransactionId),
+                Self.text(row.outcome?.rawValue), Self.text(row.reply ?? ""), Self.integer(late ? 1 : 0),
+                Self.integer(at),
                 Self.integer(summary.amount), Self.integer(summary.tip), Self.text(summary.errorCode),
                 Self.text(summary.failureReason), Self.text(summary.referenceNumber), Self.text(summary.orderCode),
                 Self.text(summary.card), Self.text(summary.batch), Self.text(summary.resolvedAt),
@@ -43,7 +45,7 @@ struct PostgresCommitRows {
             callbacks.append(
                 .array([
                     Self.text(lane), Self.integer(at), Self.text(fields), Self.text(matched), Self.integer(commandSeq),
-                    Self.text(disposition),
+                    Self.text(disposition.rawValue),
                 ]))
         case .batch(let lane, let batch):
             // One statement may change a row once: only the lane's last batch entry of the commit counts.
