@@ -79,7 +79,7 @@ struct CommandIndexTests {
 
     private static func row(id: String) -> StoredCommand {
         StoredCommand(
-            id: id, lane: "lane-1", action: "sale", fingerprint: "f", clientTransactionId: id, state: .accepted,
+            id: id, lane: "lane-1", action: .sale, fingerprint: "f", clientTransactionId: id, state: .accepted,
             outcome: nil, reply: nil, deadlineMs: nil, createdMs: 1)
     }
 }

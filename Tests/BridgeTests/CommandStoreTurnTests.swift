@@ -21,17 +21,17 @@ struct CommandStoreTurnTests {
 
         /// A sale accepted and finalized with `outcome` in the current turn; its insert is journaled at once,
         /// as the writer would have in an earlier turn, and its final entry is returned unwritten.
-        func finishedSale(_ id: String, outcome: String) throws -> JournalEntry {
+        func finishedSale(_ id: String, outcome: Outcome) throws -> JournalEntry {
             let record = CommandRecord(
                 id: id, lane: "lane-1", action: .sale, clientTransactionId: id, fingerprint: "f", deadlineMs: 1,
                 waiters: [], purpose: .client(name: nil))
             try journal.commit([store.accept(record, atMs: 1)])
             return store.finalize(
-                record, outcome: outcome, reply: #"{"id":"\#(id)","outcome":"\#(outcome)"}"#,
+                record, outcome: outcome, reply: #"{"id":"\#(id)","outcome":"\#(outcome.rawValue)"}"#,
                 summary: ReplySummary(reply: [:], fingerprint: "f"), late: false, atMs: 2)
         }
 
-        func staged(_ id: String) throws -> String? {
+        func staged(_ id: String) throws -> Outcome? {
             if case .finished(let stored)? = try store.find(id: id) { return stored.outcome }
             return nil
         }
@@ -43,15 +43,15 @@ struct CommandStoreTurnTests {
     func openTurnSurvivesSynchronousCommit() throws {
         let rig = try Rig()
         _ = rig.store.sealTurn()
-        _ = try rig.finishedSale("s", outcome: "success")
+        _ = try rig.finishedSale("s", outcome: .success)
         rig.store.committed()
-        #expect(try rig.staged("s") == "success", "the outcome of the open turn was dropped before it was written")
+        #expect(try rig.staged("s") == .success, "the outcome of the open turn was dropped before it was written")
     }
 
     @Test("a turn's commit drops its staged outcomes, but not one staged again in a later turn")
     func laterStagingSurvives() throws {
         let rig = try Rig()
-        let first = try rig.finishedSale("a", outcome: "unknown")
+        let first = try rig.finishedSale("a", outcome: .unknown)
         let turn = rig.store.sealTurn()
         guard case .final = first else {
             Issue.record("expected a final entry, got \(first)")
@@ -59,15 +59,15 @@ struct CommandStoreTurnTests {
         }
         let stored = try #require(try rig.store.finished(id: "a"))
         _ = rig.store.amend(
-            stored, outcome: "success", reply: #"{"id":"a","outcome":"success"}"#,
+            stored, outcome: .success, reply: #"{"id":"a","outcome":"success"}"#,
             summary: ReplySummary(reply: [:], fingerprint: "f"), late: true, atMs: 3)
         _ = rig.store.sealTurn()
         rig.store.committed(through: turn)
-        #expect(try rig.staged("a") == "success", "the later turn's outcome was dropped with the earlier turn's")
-        _ = try rig.finishedSale("b", outcome: "failure")
+        #expect(try rig.staged("a") == .success, "the later turn's outcome was dropped with the earlier turn's")
+        _ = try rig.finishedSale("b", outcome: .failure)
         rig.store.committed(through: turn + 1)
         // Both of a's turns are in: it is read from the journal now (this rig never wrote its final entries).
         #expect(try rig.staged("a") == nil)
-        #expect(try rig.staged("b") == "failure", "b's turn is still open")
+        #expect(try rig.staged("b") == .failure, "b's turn is still open")
     }
 }

@@ -19,7 +19,7 @@ struct CorrelatorRulesTests {
             Issue.record("first effect is not the journal insert: \(effects[0])")
             return
         }
-        #expect(row.id == "pos7-1" && row.lane == "lane-1" && row.action == "sale" && row.state == .accepted)
+        #expect(row.id == "pos7-1" && row.lane == "lane-1" && row.action == .sale && row.state == .accepted)
         guard case .publish(let topic, _) = effects[1] else {
             Issue.record("second effect is not an event: \(effects[1])")
             return
@@ -93,7 +93,7 @@ struct CorrelatorRulesTests {
         #expect(try CorrelatorRig.replies(conflict).first?.object("error")?.string("code") == "id_conflict")
 
         try rig.commit(accepted + ended)
-        #expect(try rig.journal.command(id: "pos7-5")?.outcome == "success")
+        #expect(try rig.journal.command(id: "pos7-5")?.outcome == .success)
         let afterCommit = rig.receive(saleJSON(id: "pos7-5", lane: "lane-1", amount: 1200))
         #expect(try CorrelatorRig.replies(afterCommit) == CorrelatorRig.replies(ended))
     }

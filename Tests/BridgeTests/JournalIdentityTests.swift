@@ -21,7 +21,7 @@ struct JournalIdentityTests {
 
     private static func sale(id: String) -> StoredCommand {
         StoredCommand(
-            id: id, lane: "lane-1", action: "sale", fingerprint: "{}", clientTransactionId: "c-\(id)",
+            id: id, lane: "lane-1", action: .sale, fingerprint: "{}", clientTransactionId: "c-\(id)",
             state: .accepted, outcome: nil, reply: nil, deadlineMs: 1, createdMs: 1)
     }
 

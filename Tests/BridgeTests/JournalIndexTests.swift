@@ -36,7 +36,7 @@ struct JournalIndexTests {
     func successStaysOutOfLateIndex() throws {
         let journal = try TemporaryJournal("vivabridge-index")
         let entries = try journal.journal.database.write { db -> Int in
-            for (id, outcome) in [("paid", "success"), ("declined", "failed"), ("lost", "unknown")] {
+            for (id, outcome) in [("paid", "success"), ("declined", "failure"), ("lost", "unknown")] {
                 try db.execute(
                     sql: """
                         INSERT INTO commands(id, lane, action, fingerprint, client_transaction_id, state, outcome,

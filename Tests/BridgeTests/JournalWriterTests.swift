@@ -67,7 +67,7 @@ struct JournalWriterTests {
     private static func insert(_ id: String, seq: Int64? = nil) -> JournalEntry {
         .insert(
             StoredCommand(
-                id: id, lane: "lane-1", action: "sale", fingerprint: "f", clientTransactionId: id, state: .accepted,
+                id: id, lane: "lane-1", action: .sale, fingerprint: "f", clientTransactionId: id, state: .accepted,
                 outcome: nil, reply: nil, deadlineMs: nil, createdMs: 1, seq: seq))
     }
 

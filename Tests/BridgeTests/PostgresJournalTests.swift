@@ -189,14 +189,14 @@ struct PostgresJournalTests {
         defer { journal.close() }
         func row(_ id: String) -> StoredCommand {
             StoredCommand(
-                id: id, lane: "lane-1", action: "sale", fingerprint: "{}", clientTransactionId: id, state: .accepted,
+                id: id, lane: "lane-1", action: .sale, fingerprint: "{}", clientTransactionId: id, state: .accepted,
                 createdMs: 1, seq: 1)
         }
         try journal.commit([.insert(row("first"))])
         try journal.commit([.insert(row("first"))])
         #expect(try Self.rows("SELECT id FROM command_log", in: url) == [["first"]])
         let callback = JournalEntry.callback(
-            lane: "lane-1", atMs: 2, fields: "{}", matchedId: nil, commandSeq: nil, disposition: "orphan")
+            lane: "lane-1", atMs: 2, fields: "{}", matchedId: nil, commandSeq: nil, disposition: .orphan)
         #expect(throws: (any Error).self) { try journal.commit([callback, .insert(row("other"))]) }
         #expect(try Self.rows("SELECT id FROM command_log", in: url) == [["first"]])
         #expect(try Self.rows("SELECT COUNT(*) FROM callbacks", in: url) == [["0"]], "a failed commit left rows")

@@ -44,7 +44,7 @@ extension Correlator {
             return
         }
         journalCallback(
-            callback, lane: lane.id, matched: (current.id, current.journalSeq), disposition: "matched-unknown-action")
+            callback, lane: lane.id, matched: (current.id, current.journalSeq), disposition: .matchedUnknownAction)
         finalize(current, outcome(of: callback))
     }
 
@@ -57,11 +57,12 @@ extension Correlator {
     }
 
     private func journalCallback(
-        _ callback: ReceivedCallback, lane: String, matched: (id: String, seq: Int64?)?, disposition: String
+        _ callback: ReceivedCallback, lane: String, matched: (id: String, seq: Int64?)?,
+        disposition: CallbackDisposition
     ) {
         switch disposition {
-        case "late": metrics.callback(.late)
-        case "orphan": break  // counted by orphan(_:lane:action:), suppressed ones too
+        case .late: metrics.callback(.late)
+        case .orphan: break  // counted by orphan(_:lane:action:), suppressed ones too
         default: metrics.callback(.matched)
         }
         var fields = callback.result
@@ -82,7 +83,7 @@ extension Correlator {
         if let current = lane.inFlight.activity.transaction, current.action == .sale,
             ctid == nil || ctid == current.clientTransactionId
         {
-            journalCallback(callback, lane: lane.id, matched: (current.id, current.journalSeq), disposition: "matched")
+            journalCallback(callback, lane: lane.id, matched: (current.id, current.journalSeq), disposition: .matched)
             let abortsOutstanding = lane.inFlight.aborts
             finalize(current, outcome(of: callback))
             for abort in abortsOutstanding {
@@ -105,7 +106,7 @@ extension Correlator {
         {
             journalCallback(
                 callback, lane: lane.id, matched: (current.id, current.journalSeq),
-                disposition: "matched-unencoded-echo")
+                disposition: .matchedUnencodedEcho)
             logger.notice(
                 "sale callback matched by a clientTransactionId the app echoed without encoding",
                 metadata: ["id": "\(current.id)", "lane": "\(lane.id)"])
@@ -143,7 +144,7 @@ extension Correlator {
             found = nil
         }
         guard let stored = found else { return false }
-        journalCallback(callback, lane: lane.id, matched: (stored.id, stored.seq), disposition: "late")
+        journalCallback(callback, lane: lane.id, matched: (stored.id, stored.seq), disposition: .late)
         var final = outcome(of: callback)
         let requested = RequestedAmounts(fingerprint: stored.fingerprint)?.amount
         markSuccess(&final, action: action, id: stored.id, requested: requested, lane: lane)
@@ -158,7 +159,7 @@ extension Correlator {
             orphan(callback, lane: lane, action: "abort")
             return
         }
-        journalCallback(callback, lane: lane.id, matched: (abort.id, abort.journalSeq), disposition: "matched")
+        journalCallback(callback, lane: lane.id, matched: (abort.id, abort.journalSeq), disposition: .matched)
         switch answer {
         case .nothingToAbort:
             finalize(abort, FinalOutcome(outcome: .nothingToAbort, message: callback.message, result: callback.result))
@@ -182,7 +183,7 @@ extension Correlator {
     private func resolveGrace(at index: Int, with callback: ReceivedCallback, lane: LaneState) {
         let grace = lane.inFlight.takeGraceSale(at: index)
         journalCallback(
-            callback, lane: lane.id, matched: (grace.sale.id, grace.sale.journalSeq), disposition: "matched")
+            callback, lane: lane.id, matched: (grace.sale.id, grace.sale.journalSeq), disposition: .matched)
         if callback.isSuccess {
             finalize(grace.sale, outcome(of: callback))
             var superseded = FinalOutcome.outcome(.superseded, "the transaction completed before the abort took effect")
@@ -217,12 +218,12 @@ extension Correlator {
             return
         }
         if case .recoveryLookup(_, let saleId) = lane.inFlight.activity {
-            journalCallback(callback, lane: lane.id, matched: (current.id, current.journalSeq), disposition: "lookup")
+            journalCallback(callback, lane: lane.id, matched: (current.id, current.journalSeq), disposition: .lookup)
             endLookup(current)
             lookupAnswered(callback, saleId: saleId, lane: lane)
             return
         }
-        journalCallback(callback, lane: lane.id, matched: (current.id, current.journalSeq), disposition: "matched")
+        journalCallback(callback, lane: lane.id, matched: (current.id, current.journalSeq), disposition: .matched)
         if action == .batch && callback.isSuccess { batchChanged(callback, lane: lane) }
         var final = outcome(of: callback)
         markSuccess(&final, action: action, id: current.id, requested: current.requested?.amount, lane: lane)
@@ -270,7 +271,7 @@ extension Correlator {
             return
         }
         let stored = try? store.finished(id: saleId)
-        guard let stored, stored.outcome == Outcome.unknown.rawValue else { return }
+        guard let stored, stored.outcome == .unknown else { return }
         let approved = callback.field("authorisationCode").map { !$0.allSatisfy(\.isWhitespace) } ?? false
         guard approved else {
             attachLookup(callback, to: stored)
@@ -294,7 +295,7 @@ extension Correlator {
         emit(
             .journal(
                 store.amend(
-                    stored, outcome: Outcome.unknown.rawValue, reply: updated, summary: summary, late: false,
+                    stored, outcome: .unknown, reply: updated, summary: summary, late: false,
                     atMs: nowMs())))
     }
 
@@ -331,7 +332,7 @@ extension Correlator {
     private func orphan(_ callback: ReceivedCallback, lane: LaneState, action: String) {
         metrics.callback(.orphan)
         guard admitOrphan(lane) else { return }
-        journalCallback(callback, lane: lane.id, matched: nil, disposition: "orphan")
+        journalCallback(callback, lane: lane.id, matched: nil, disposition: .orphan)
         orphan(
             lane: lane, action: action,
             fields: [
@@ -347,7 +348,7 @@ extension Correlator {
                 .journal(
                     .callback(
                         lane: lane.id, atMs: nowMs(), fields: JSONValue.object(JSONObject(fields)).serializedString,
-                        matchedId: nil, commandSeq: nil, disposition: "orphan")))
+                        matchedId: nil, commandSeq: nil, disposition: .orphan)))
         }
         var body = JSONObject()
         body["lane"] = .string(lane.id)

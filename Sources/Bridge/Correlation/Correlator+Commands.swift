@@ -175,9 +175,7 @@ extension Correlator {
                 return true
             }
             if let text = stored.reply, target != .pull {
-                metrics.command(
-                    action: stored.action, outcome: stored.outcome.flatMap(Outcome.init(rawValue:)) ?? .unknown,
-                    elapsedMs: 0)
+                metrics.command(action: stored.action.rawValue, outcome: stored.outcome ?? .unknown, elapsedMs: 0)
                 emit(.reply(target, Array(text.utf8)))
             }
             return true

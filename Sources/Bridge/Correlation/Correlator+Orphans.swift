@@ -27,6 +27,6 @@ extension Correlator {
                 .callback(
                     lane: lane.id, atMs: nowMs(), fields: JSONValue.object(fields).serializedString, matchedId: nil,
                     commandSeq: nil,
-                    disposition: "orphans-suppressed")))
+                    disposition: .orphansSuppressed)))
     }
 }

@@ -86,7 +86,7 @@ extension Correlator {
         emit(
             .journal(
                 store.finalize(
-                    record, outcome: final.outcome.rawValue, reply: text, summary: summary, late: final.late,
+                    record, outcome: final.outcome, reply: text, summary: summary, late: final.late,
                     atMs: now)))
         if !isLookup {
             emit(
@@ -112,25 +112,26 @@ extension Correlator {
         var final = final
         final.late = true
         final.earlier = stored.earlier(stored.replyObject)
-        if let action = TerminalAction(rawValue: stored.action), RequestedAmounts.checkedActions.contains(action),
+        if RequestedAmounts.checkedActions.contains(stored.action),
             let requested = RequestedAmounts(fingerprint: stored.fingerprint)
         {
-            checkAmounts(requested, &final, id: stored.id, lane: lane, action: stored.action)
+            checkAmounts(requested, &final, id: stored.id, lane: lane, action: stored.action.rawValue)
         }
-        let reply = Self.replyObject(id: stored.id, lane: lane, action: stored.action, client: stored.client, final)
+        let reply = Self.replyObject(
+            id: stored.id, lane: lane, action: stored.action.rawValue, client: stored.client, final)
         let text = JSONValue.object(reply).serializedString
         let now = nowMs()
         let summary = ReplySummary(reply: reply, fingerprint: stored.fingerprint)
         emit(
             .journal(
                 store.amend(
-                    stored, outcome: final.outcome.rawValue, reply: text, summary: summary, late: true, atMs: now)))
+                    stored, outcome: final.outcome, reply: text, summary: summary, late: true, atMs: now)))
         emit(
             .countOutcome(
                 .init(
-                    id: stored.id, action: stored.action, receivedMs: stored.createdMs,
-                    outcome: final.outcome.rawValue, earlier: stored.outcome)))
-        emitEvent(.command(lane: lane, action: stored.action, .lateResult), reply)
+                    id: stored.id, action: stored.action.rawValue, receivedMs: stored.createdMs,
+                    outcome: final.outcome.rawValue, earlier: stored.outcome?.rawValue)))
+        emitEvent(.command(lane: lane, action: stored.action.rawValue, .lateResult), reply)
         lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
     }
 

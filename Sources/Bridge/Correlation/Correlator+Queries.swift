@@ -72,9 +72,9 @@ extension Correlator {
         if let stored {
             result["state"] = .string(stored.state.rawValue)
             if let lane = stored.lane { result["lane"] = .string(lane) }
-            result["action"] = .string(stored.action)
+            result["action"] = .string(stored.action.rawValue)
             if let client = stored.client { result["client"] = .string(client) }
-            if let outcome = stored.outcome { result["outcome"] = .string(outcome) }
+            if let outcome = stored.outcome { result["outcome"] = .string(outcome.rawValue) }
             if let text = stored.reply, let reply = try? JSONValue.parse(Array(text.utf8)) { result["reply"] = reply }
         } else {
             result["state"] = .string("not_found")

@@ -62,10 +62,10 @@ extension Correlator {
                 .journalUnavailable, "the journal cannot be read; \(ref) was not changed; try again later")
         }
         guard let stored = found else { throw ResolveRefusal(.notUnknown, "no command has the id \(ref)") }
-        guard stored.state == .final, stored.outcome == Outcome.unknown.rawValue else {
+        guard stored.state == .final, stored.outcome == .unknown else {
             throw ResolveRefusal(
                 .notUnknown,
-                "\(ref) ended \(stored.outcome ?? stored.state.rawValue), not unknown: only an unknown command can be resolved"
+                "\(ref) ended \(stored.outcome?.rawValue ?? stored.state.rawValue), not unknown: only an unknown command can be resolved"
             )
         }
         return stored
@@ -78,7 +78,7 @@ extension Correlator {
     ) -> JSONObject {
         let earlierReply = stored.replyObject
         var reply = Reply(
-            id: stored.id, lane: stored.lane, action: stored.action, outcome: outcome,
+            id: stored.id, lane: stored.lane, action: stored.action.rawValue, outcome: outcome,
             message: "resolved by hand" + (note.map { ": \($0)" } ?? ""))
         reply.client = stored.client
         reply.reason = outcome == .failure ? .other : nil
@@ -98,16 +98,17 @@ extension Correlator {
         emit(
             .journal(
                 store.amend(
-                    stored, outcome: outcome.rawValue, reply: JSONValue.object(reply).serializedString,
+                    stored, outcome: outcome, reply: JSONValue.object(reply).serializedString,
                     summary: ReplySummary(reply: reply, fingerprint: stored.fingerprint), late: false, atMs: now)))
         emit(
             .countOutcome(
                 .init(
-                    id: stored.id, action: stored.action, receivedMs: stored.createdMs, outcome: outcome.rawValue,
+                    id: stored.id, action: stored.action.rawValue, receivedMs: stored.createdMs,
+                    outcome: outcome.rawValue,
                     earlier: Outcome.unknown.rawValue)))
         if let lane = stored.lane {
             lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
-            emitEvent(.command(lane: lane, action: stored.action, .resolved), reply)
+            emitEvent(.command(lane: lane, action: stored.action.rawValue, .resolved), reply)
         }
     }
 }

@@ -88,9 +88,8 @@ final class Correlator {
     func restore() throws {
         for (lane, batch) in try store.openBatches() { lanes[lane]?.openBatch = batch }
         for stored in try store.outstandingInJournal() {
-            guard let laneId = stored.lane, let lane = lanes[laneId],
-                let action = TerminalAction(rawValue: stored.action)
-            else {
+            let action = stored.action
+            guard let laneId = stored.lane, let lane = lanes[laneId] else {
                 logger.warning(
                     "journal holds an outstanding command for a lane no longer configured",
                     metadata: ["id": "\(stored.id)", "lane": "\(stored.lane ?? "-")"])

@@ -11,7 +11,7 @@ extension StoredCommand {
     /// it had ended with, and the message of `storedReply` (its ``replyObject``) when there is one.
     func earlier(_ storedReply: JSONObject?) -> JSONObject {
         var earlier = JSONObject()
-        earlier["outcome"] = outcome.map(JSONValue.string) ?? .null
+        earlier["outcome"] = outcome.map { .string($0.rawValue) } ?? .null
         if let message = storedReply?["message"] { earlier["message"] = message }
         return earlier
     }

@@ -13,10 +13,11 @@ extension Journal {
         let candidates = index.candidates(for: id)
         return try database.inDatabase { db in
             for seq in candidates.isEmpty ? [0] : candidates {
-                if let row = try Row.fetchOne(db.cachedStatement(sql: JournalSQL.commandBySeq), arguments: [seq]),
-                    row["id"] == id
+                if let command = try StoredCommand.fetchOne(
+                    db.cachedStatement(sql: JournalSQL.commandBySeq), arguments: [seq]),
+                    command.id == id
                 {
-                    return Self.stored(row)
+                    return command
                 }
             }
             return nil
@@ -27,10 +28,9 @@ extension Journal {
         -> StoredCommand?
     {
         try database.inDatabase { db in
-            try Row.fetchOne(
+            try StoredCommand.fetchOne(
                 db.cachedStatement(sql: success ? JournalSQL.lateForSuccess : JournalSQL.lateForOther),
-                arguments: [lane, clientTransactionId, action]
-            ).map(Self.stored)
+                arguments: [lane, clientTransactionId, action])
         }
     }
 
@@ -43,34 +43,22 @@ extension Journal {
 
     func unknownCommands(lane: String, action: String) throws -> [StoredCommand] {
         try database.inDatabase { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: JournalSQL.unknownOfAction), arguments: [lane, action]
-            ).map(Self.stored)
+            try StoredCommand.fetchAll(
+                db.cachedStatement(sql: JournalSQL.unknownOfAction), arguments: [lane, action])
         }
     }
 
     func outstanding() throws -> [StoredCommand] {
-        try database.read { db in try Row.fetchAll(db, sql: JournalSQL.outstanding).map(Self.stored) }
+        try database.read { db in try StoredCommand.fetchAll(db, sql: JournalSQL.outstanding) }
     }
 
     /// Every lane's open batch.
     func openBatches() throws -> [String: OpenBatch] {
         try database.read { db in
             var batches: [String: OpenBatch] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT lane, name, batch_id, opened_ms, automatic FROM batches") {
-                batches[row["lane"]] = OpenBatch(
-                    name: row["name"], id: row["batch_id"], openedAtMs: row["opened_ms"], automatic: row["automatic"])
-            }
+            for row in try BatchRow.fetchAll(db) { batches[row.lane] = row.batch }
             return batches
         }
-    }
-
-    private static func stored(_ row: Row) -> StoredCommand {
-        StoredCommand(
-            id: row["id"], lane: row["lane"], action: row["action"], fingerprint: row["fingerprint"],
-            clientTransactionId: row["client_transaction_id"],
-            state: RecordState(rawValue: row["state"]) ?? .accepted, outcome: row["outcome"], reply: row["reply"],
-            deadlineMs: row["deadline_ms"], createdMs: row["created_ms"], client: row["client"], seq: row["seq"])
     }
 }
 
@@ -89,11 +77,20 @@ extension Journal {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT action, outcome, COUNT(*) AS n FROM commands
+                    SELECT action, outcome, COUNT(*) AS \(OutcomeCount.count.name) FROM commands
                     WHERE state = 'final' AND outcome IS NOT NULL AND created_ms >= ? GROUP BY action, outcome
                     """, arguments: [sinceMs])
-            for row in rows { counts[row["action"], default: [:]][row["outcome"]] = row["n"] }
+            for row in rows {
+                let action: String = try row.decode(forColumn: StoredCommand.Columns.action)
+                let outcome: String = try row.decode(forColumn: StoredCommand.Columns.outcome)
+                counts[action, default: [:]][outcome] = try row.decode(forColumn: OutcomeCount.count)
+            }
             return counts
         }
     }
+}
+
+/// The column of ``Journal/outcomeCounts(sinceMs:)``'s count.
+private enum OutcomeCount: String, ColumnExpression {
+    case count = "n"
 }

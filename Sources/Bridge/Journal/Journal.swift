@@ -218,51 +218,23 @@ final class Journal: JournalStore {
 
     private static func apply(_ entry: JournalEntry, in db: Database) throws {
         switch entry {
-        case .insert(let row):
-            try db.cachedStatement(sql: JournalSQL.appendCommand).run {
-                $0.integer(row.seq)
-                $0.text(row.id)
-                $0.text(row.lane)
-                $0.text(row.action)
-                $0.text(row.fingerprint)
-                $0.text(row.clientTransactionId)
-                $0.integer(row.deadlineMs)
-                $0.integer(row.createdMs)
-                $0.text(row.client)
-            }
-        case .final(let row, let summary, let late, let at):
+        case .insert(let command):
+            let row = CommandLogRow(command)
+            try db.cachedStatement(sql: CommandLogRow.append).run { row.bind(into: &$0) }
+        case .final(let command, let summary, let late, let at):
             // The bridge's own look-ups are never journaled: their outcome is not either.
-            guard let seq = row.seq else { return }
-            try db.cachedStatement(sql: JournalSQL.appendOutcome).run {
-                $0.integer(seq)
-                $0.text(row.lane)
-                $0.text(row.action)
-                $0.text(row.clientTransactionId)
-                $0.text(row.outcome)
-                $0.text(row.reply ?? "")
-                $0.boolean(late)
-                $0.integer(at)
-                summary.bindColumns(into: &$0)
-            }
+            guard let row = OutcomeLogRow(command, summary: summary, late: late, atMs: at) else { return }
+            try db.cachedStatement(sql: OutcomeLogRow.append).run { row.bind(into: &$0) }
         case .callback(let lane, let at, let fields, let matched, let commandSeq, let disposition):
-            try db.cachedStatement(sql: JournalSQL.appendCallback).run {
-                $0.text(lane)
-                $0.integer(at)
-                $0.text(fields)
-                $0.text(matched)
-                $0.integer(commandSeq)
-                $0.text(disposition)
-            }
+            let row = CallbackRow(
+                lane: lane, receivedMs: at, fields: fields, matchedId: matched, commandSeq: commandSeq,
+                disposition: disposition)
+            try db.cachedStatement(sql: CallbackRow.append).run { row.bind(into: &$0) }
         case .batch(let lane, let batch):
             if let batch {
-                try db.cachedStatement(
-                    sql: """
-                        INSERT OR REPLACE INTO batches(lane, name, batch_id, opened_ms, automatic)
-                        VALUES (?, ?, ?, ?, ?)
-                        """
-                ).execute(arguments: [lane, batch.name, batch.id, batch.openedAtMs, batch.automatic])
+                try BatchRow(lane: lane, batch: batch).insert(db, onConflict: .replace)
             } else {
-                try db.cachedStatement(sql: "DELETE FROM batches WHERE lane = ?").execute(arguments: [lane])
+                _ = try BatchRow.deleteOne(db, key: lane)
             }
         }
     }

@@ -50,8 +50,11 @@ public enum JournalExport {
                     var lastKey = after
                     while let row = try cursor.next() {
                         read += 1
-                        lastKey = (row["created_ms"], row["key"])
-                        try body(page.command(row))
+                        lastKey = (
+                            try row.decode(forColumn: Page.Columns.createdMs),
+                            try row.decode(forColumn: Page.Columns.key)
+                        )
+                        try body(try page.command(row))
                     }
                     return (read, lastKey)
                 }
@@ -72,6 +75,15 @@ public enum JournalExport {
         /// From the stored replies, in rowid order, in a journal without reply columns.
         case byReplies
 
+        /// The columns a page reads besides the reply columns (``ReplySummary/Columns``).
+        enum Columns: String, ColumnExpression {
+            /// The command's place (`seq`, or `rowid` in an older journal).
+            case key
+            case id, client, lane, action, outcome, fingerprint, reply
+            case createdMs = "created_ms"
+            case updatedMs = "updated_ms"
+        }
+
         /// The page's statement; `key` orders the commands (``JournalSQL/commandKey(_:)``).
         func sql(key: String) -> String {
             switch self {
@@ -90,24 +102,24 @@ public enum JournalExport {
             }
         }
 
-        func command(_ row: Row) -> ExportedCommand {
+        func command(_ row: Row) throws -> ExportedCommand {
             switch self {
             case .byColumns:
                 ExportedCommand(
-                    id: row["id"], client: row["client"], lane: row["lane"], action: row["action"],
-                    outcome: row["outcome"],
-                    summary: ReplySummary(
-                        amount: row["amount"], tip: row["tip"], errorCode: row["error_code"],
-                        failureReason: row["failure_reason"], referenceNumber: row["reference_number"],
-                        orderCode: row["order_code"], card: row["card"], batch: row["batch"],
-                        resolvedAt: row["resolved_at"], resolvedBy: row["resolved_by"],
-                        resolvedNote: row["resolved_note"]),
-                    createdMs: row["created_ms"], updatedMs: row["updated_ms"])
+                    id: try row.decode(forColumn: Columns.id), client: try row.decode(forColumn: Columns.client),
+                    lane: try row.decode(forColumn: Columns.lane), action: try row.decode(forColumn: Columns.action),
+                    outcome: try row.decode(forColumn: Columns.outcome), summary: try ReplySummary(row: row),
+                    createdMs: try row.decode(forColumn: Columns.createdMs),
+                    updatedMs: try row.decode(forColumn: Columns.updatedMs))
             case .byReplies:
                 ExportedCommand(
-                    id: row["id"], lane: row["lane"], action: row["action"], fingerprint: row["fingerprint"],
-                    outcome: row["outcome"], reply: row["reply"], createdMs: row["created_ms"],
-                    updatedMs: row["updated_ms"])
+                    id: try row.decode(forColumn: Columns.id), lane: try row.decode(forColumn: Columns.lane),
+                    action: try row.decode(forColumn: Columns.action),
+                    fingerprint: try row.decode(forColumn: Columns.fingerprint),
+                    outcome: try row.decode(forColumn: Columns.outcome),
+                    reply: try row.decode(forColumn: Columns.reply),
+                    createdMs: try row.decode(forColumn: Columns.createdMs),
+                    updatedMs: try row.decode(forColumn: Columns.updatedMs))
             }
         }
     }

@@ -1,13 +1,15 @@
+import InterApp
+
 /// A command as the journal stores it: no secret, no unmasked card number.
 struct StoredCommand: Sendable, Equatable {
     var id: String
     var lane: String?
-    var action: String
+    var action: TerminalAction
     /// The command's canonical JSON with secrets redacted; equal content gives equal text.
     var fingerprint: String
     var clientTransactionId: String?
     var state: RecordState
-    var outcome: String?
+    var outcome: Outcome?
     /// The final reply's JSON text, once final.
     var reply: String?
     /// The deadline in milliseconds since 1970, while outstanding.
@@ -54,6 +56,7 @@ enum JournalEntry: Sendable {
     case final(StoredCommand, summary: ReplySummary, late: Bool, atMs: Int64)
     /// A callback received, with the command it matched (its id, and its `seq` when it is journaled).
     case callback(
-        lane: String, atMs: Int64, fields: String, matchedId: String?, commandSeq: Int64?, disposition: String)
+        lane: String, atMs: Int64, fields: String, matchedId: String?, commandSeq: Int64?,
+        disposition: CallbackDisposition)
     case batch(lane: String, OpenBatch?)
 }

@@ -42,11 +42,8 @@ package enum JournalSQL {
     /// Migration `v1.1-callbacks-by-command`: the callbacks of a command, so that pruning a few commands
     /// (`journalRetentionDays`, a batch a tick) finds their callbacks without reading them all.
     package static let callbacksByCommand = "CREATE INDEX callbacks_matched ON callbacks(matched_id)"
-    /// The reply columns of migration `v1.1-reply-columns`, in the order of `ReplySummary.bindColumns(into:)`.
-    package static let replyColumnNames = [
-        "amount", "tip", "error_code", "failure_reason", "reference_number", "order_code", "card", "batch",
-        "resolved_at", "resolved_by", "resolved_note",
-    ]
+    /// The reply columns of migration `v1.1-reply-columns` (``ReplySummary/Columns``).
+    package static let replyColumnNames = ReplySummary.columns.map(\.name)
     /// Migration `v1.1-reply-columns`: what reconciliation reads from each reply, as columns (filled by the
     /// migration for the rows already there), and the index `journal export` selects a time range by.
     package static let replyColumns = """
@@ -187,25 +184,26 @@ package enum JournalSQL {
         END;
         """
 
-    /// A command accepted, under the sequence the bridge gave it.
-    package static let appendCommand = """
-        INSERT INTO command_log(seq, id, lane, action, fingerprint, client_transaction_id, deadline_ms, created_ms,
-            client) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
-    /// An outcome given to a command: its command's sequence, lane, action and `clientTransactionId`, the
-    /// outcome, reply, lateness and time, then its reply columns (``replyColumnNames``).
-    package static let appendOutcome = """
-        INSERT INTO outcome_log(command_seq, lane, action, client_transaction_id, outcome, reply, late, at_ms,
-            \(replyColumnNames.joined(separator: ", "))) VALUES (?, ?, ?, ?, ?, ?, ?, ?, \(
-                Array(repeating: "?", count: replyColumnNames.count).joined(separator: ", ")))
-        """
-    /// A callback received, with the sequence of the command it matched.
-    package static let appendCallback = """
-        INSERT INTO callbacks(lane, received_ms, fields, matched_id, command_seq, disposition) VALUES (?, ?, ?, ?, ?, ?)
-        """
-    /// Columns of a stored command read from the `commands` view, in the order `Journal` reads them.
-    package static let storedColumns =
-        "seq, id, lane, action, fingerprint, client_transaction_id, state, outcome, reply, deadline_ms, created_ms, client"
+    /// A command accepted, under the sequence the bridge gave it (``CommandLogRow``).
+    package static let appendCommand = CommandLogRow.append
+    /// An outcome given to a command (``OutcomeLogRow``).
+    package static let appendOutcome = OutcomeLogRow.append
+    /// A callback received, with the sequence of the command it matched (``CallbackRow``).
+    package static let appendCallback = CallbackRow.append
+
+    /// An insert of one row into `table`, its values bound in the order of `columns`.
+    static func insert(into table: String, _ columns: [any ColumnExpression]) -> String {
+        insert(into: table, columns.map(\.name))
+    }
+
+    /// An insert of one row into `table`, its values bound in the order of `columns`.
+    static func insert(into table: String, _ columns: [String]) -> String {
+        let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        return "INSERT INTO \(table)(\(columns.joined(separator: ", "))) VALUES (\(marks))"
+    }
+
+    /// The columns of a stored command read from the `commands` view (``StoredCommand/Columns``).
+    package static let storedColumns = StoredCommand.Columns.allCases.map(\.name).joined(separator: ", ")
     /// A command by its sequence (the id's candidates come from memory).
     package static let commandBySeq = "SELECT \(storedColumns) FROM commands WHERE seq = ?"
     /// Whether an outcome row is its command's latest (a condition on `o`, a row of `outcome_log`).

@@ -38,6 +38,13 @@ public struct UnknownCommand: Sendable, Equatable {
 
 /// Lists the commands of a journal whose outcome is still `unknown`.
 public enum JournalUnknown {
+    /// The columns of the `commands` view it reads.
+    private enum Columns: String, ColumnExpression {
+        case id, lane, action, fingerprint, reply
+        case createdMs = "created_ms"
+        case updatedMs = "updated_ms"
+    }
+
     /// Every command whose outcome is `unknown`, oldest first (read-only, beside a running bridge).
     ///
     /// - Throws: ``JournalError`` when the journal cannot be read.
@@ -54,11 +61,16 @@ public enum JournalUnknown {
                         WHERE outcome = 'unknown' ORDER BY created_ms, \(key)
                         """
                 ).map { row in
-                    let asked = (row[3] as String?).flatMap { try? JSONValue.parse($0).objectValue }
-                    let reply = (row[4] as String?).flatMap { try? JSONValue.parse($0).objectValue }
+                    let fingerprint: String? = try row.decode(forColumn: Columns.fingerprint)
+                    let replyText: String? = try row.decode(forColumn: Columns.reply)
+                    let asked = fingerprint.flatMap { try? JSONValue.parse($0).objectValue }
+                    let reply = replyText.flatMap { try? JSONValue.parse($0).objectValue }
                     return UnknownCommand(
-                        id: row[0], lane: row[1], action: row[2], amount: asked?["amount"]?.intValue, createdMs: row[5],
-                        updatedMs: row[6], message: reply?["message"]?.stringValue)
+                        id: try row.decode(forColumn: Columns.id), lane: try row.decode(forColumn: Columns.lane),
+                        action: try row.decode(forColumn: Columns.action), amount: asked?["amount"]?.intValue,
+                        createdMs: try row.decode(forColumn: Columns.createdMs),
+                        updatedMs: try row.decode(forColumn: Columns.updatedMs), message: reply?["message"]?.stringValue
+                    )
                 }
             }
         } catch let error as DatabaseError {

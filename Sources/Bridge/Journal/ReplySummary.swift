@@ -81,18 +81,63 @@ struct ReplySummary: Sendable, Equatable {
         self.init(reply: reply, fingerprint: fingerprint)
     }
 
-    /// Binds the values in the order of ``JournalSQL/replyColumnNames``.
+    /// What it holds in `column`.
+    func value(_ column: Columns) -> ColumnValue {
+        switch column {
+        case .amount: .integer(amount)
+        case .tip: .integer(tip)
+        case .errorCode: .text(errorCode)
+        case .failureReason: .text(failureReason)
+        case .referenceNumber: .text(referenceNumber)
+        case .orderCode: .text(orderCode)
+        case .card: .text(card)
+        case .batch: .text(batch)
+        case .resolvedAt: .text(resolvedAt)
+        case .resolvedBy: .text(resolvedBy)
+        case .resolvedNote: .text(resolvedNote)
+        }
+    }
+
+    /// Binds its values in the order of ``columns`` (``JournalSQL/replyColumnNames``).
     func bindColumns(into binder: inout StatementBinder) {
-        binder.integer(amount)
-        binder.integer(tip)
-        binder.text(errorCode)
-        binder.text(failureReason)
-        binder.text(referenceNumber)
-        binder.text(orderCode)
-        binder.text(card)
-        binder.text(batch)
-        binder.text(resolvedAt)
-        binder.text(resolvedBy)
-        binder.text(resolvedNote)
+        for column in Self.columns { binder.bind(value(column)) }
+    }
+}
+
+extension ReplySummary {
+    /// The reply columns (migration `v1.1-reply-columns`), of `outcome_log` and the `commands` view.
+    enum Columns: String, JournalColumns {
+        case amount, tip
+        case errorCode = "error_code"
+        case failureReason = "failure_reason"
+        case referenceNumber = "reference_number"
+        case orderCode = "order_code"
+        case card, batch
+        case resolvedAt = "resolved_at"
+        case resolvedBy = "resolved_by"
+        case resolvedNote = "resolved_note"
+
+        var kind: ColumnKind {
+            switch self {
+            case .amount, .tip: .integer
+            default: .text
+            }
+        }
+    }
+
+    /// The reply columns in the order they are written.
+    static let columns = Columns.allCases
+
+    /// The summary a row's reply columns hold.
+    init(row: Row) throws {
+        self.init(
+            amount: try row.decode(forColumn: Columns.amount), tip: try row.decode(forColumn: Columns.tip),
+            errorCode: try row.decode(forColumn: Columns.errorCode),
+            failureReason: try row.decode(forColumn: Columns.failureReason),
+            referenceNumber: try row.decode(forColumn: Columns.referenceNumber),
+            orderCode: try row.decode(forColumn: Columns.orderCode), card: try row.decode(forColumn: Columns.card),
+            batch: try row.decode(forColumn: Columns.batch), resolvedAt: try row.decode(forColumn: Columns.resolvedAt),
+            resolvedBy: try row.decode(forColumn: Columns.resolvedBy),
+            resolvedNote: try row.decode(forColumn: Columns.resolvedNote))
     }
 }

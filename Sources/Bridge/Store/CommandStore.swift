@@ -75,10 +75,10 @@ final class CommandStore {
         -> StoredCommand?
     {
         func completes(_ stored: StoredCommand) -> Bool {
-            success ? stored.outcome != Outcome.success.rawValue : stored.outcome == Outcome.unknown.rawValue
+            success ? stored.outcome != .success : stored.outcome == .unknown
         }
         if let recent = finalizedSinceCommit.values.lazy.map(\.command).first(where: {
-            $0.lane == lane && $0.clientTransactionId == clientTransactionId && $0.action == action.rawValue
+            $0.lane == lane && $0.clientTransactionId == clientTransactionId && $0.action == action
                 && completes($0)
         }) {
             return recent
@@ -97,10 +97,10 @@ final class CommandStore {
     func unknownCommands(lane: String, action: TerminalAction) throws -> [StoredCommand] {
         var byId: [String: StoredCommand] = [:]
         for stored in try journal.unknownCommands(lane: lane, action: action.rawValue) { byId[stored.id] = stored }
-        for (stored, _) in finalizedSinceCommit.values where stored.lane == lane && stored.action == action.rawValue {
+        for (stored, _) in finalizedSinceCommit.values where stored.lane == lane && stored.action == action {
             byId[stored.id] = stored
         }
-        return byId.values.filter { $0.outcome == Outcome.unknown.rawValue }
+        return byId.values.filter { $0.outcome == .unknown }
     }
 
     /// The newest successful `pre_auth` on `lane` whose answer carried `orderCode` (see
@@ -134,7 +134,7 @@ final class CommandStore {
     /// Ends `record`: it leaves memory, its outcome is staged for the next look-ups, and its journal
     /// write is returned.
     func finalize(
-        _ record: CommandRecord, outcome: String, reply: String, summary: ReplySummary, late: Bool, atMs now: Int64
+        _ record: CommandRecord, outcome: Outcome, reply: String, summary: ReplySummary, late: Bool, atMs now: Int64
     ) -> JournalEntry {
         records[record.id] = nil
         let ended = StoredCommand(record, createdMs: record.receivedMs ?? now, final: (outcome, reply))
@@ -145,7 +145,7 @@ final class CommandStore {
     /// Gives a command that already ended a new outcome or reply (a late result, a look-up's details, a
     /// resolve): staged for the next look-ups, and its journal write returned.
     func amend(
-        _ stored: StoredCommand, outcome: String, reply: String, summary: ReplySummary, late: Bool, atMs now: Int64
+        _ stored: StoredCommand, outcome: Outcome, reply: String, summary: ReplySummary, late: Bool, atMs now: Int64
     ) -> JournalEntry {
         var updated = stored
         updated.outcome = outcome

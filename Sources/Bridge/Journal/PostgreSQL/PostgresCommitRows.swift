@@ -2,7 +2,7 @@ import InterApp
 import PostgresNIO
 
 /// What one commit writes, as the JSON arrays ``PostgresJournalSQL/commit`` takes: one array of values per
-/// row, in the order of the log's columns there, rows in the order the entries came.
+/// row (the row type's `values`, in the order of its columns), rows in the order the entries came.
 struct PostgresCommitRows {
     private var commands: [JSONValue] = []
     private var outcomes: [JSONValue] = []
@@ -20,31 +20,17 @@ struct PostgresCommitRows {
 
     private mutating func add(_ entry: JournalEntry) {
         switch entry {
-        case .insert(let row):
-            commands.append(
-                .array([
-                    Self.integer(row.seq), Self.text(row.id), Self.text(row.lane), Self.text(row.action),
-                    Self.text(row.fingerprint), Self.text(row.clientTransactionId), Self.integer(row.deadlineMs),
-                    Self.integer(row.createdMs), Self.text(row.client),
-                ]))
-        case .final(let row, let summary, let late, let at):
+        case .insert(let command):
+            commands.append(Self.array(CommandLogRow(command).values))
+        case .final(let command, let summary, let late, let at):
             // The bridge's own look-ups are never journaled: their outcome is not either.
-            guard let seq = row.seq else { return }
-            let values: [JSONValue] = [
-                Self.integer(seq), Self.text(row.lane), Self.text(row.action), Self.text(row.clientTransactionId),
-                Self.text(row.outcome), Self.text(row.reply ?? ""), Self.integer(late ? 1 : 0), Self.integer(at),
-                Self.integer(summary.amount), Self.integer(summary.tip), Self.text(summary.errorCode),
-                Self.text(summary.failureReason), Self.text(summary.referenceNumber), Self.text(summary.orderCode),
-                Self.text(summary.card), Self.text(summary.batch), Self.text(summary.resolvedAt),
-                Self.text(summary.resolvedBy), Self.text(summary.resolvedNote),
-            ]
-            outcomes.append(.array(values))
+            guard let row = OutcomeLogRow(command, summary: summary, late: late, atMs: at) else { return }
+            outcomes.append(Self.array(row.values))
         case .callback(let lane, let at, let fields, let matched, let commandSeq, let disposition):
-            callbacks.append(
-                .array([
-                    Self.text(lane), Self.integer(at), Self.text(fields), Self.text(matched), Self.integer(commandSeq),
-                    Self.text(disposition),
-                ]))
+            let row = CallbackRow(
+                lane: lane, receivedMs: at, fields: fields, matchedId: matched, commandSeq: commandSeq,
+                disposition: disposition)
+            callbacks.append(Self.array(row.values))
         case .batch(let lane, let batch):
             // One statement may change a row once: only the lane's last batch entry of the commit counts.
             if let index = batches.firstIndex(where: { $0.lane == lane }) {
@@ -59,18 +45,25 @@ struct PostgresCommitRows {
     var binds: PostgresBindings {
         let closed = batches.filter { $0.batch == nil }.map { Self.text($0.lane) }
         let opened = batches.compactMap { lane, batch in
-            batch.map {
-                JSONValue.array([
-                    Self.text(lane), Self.text($0.name), Self.text($0.id), Self.integer($0.openedAtMs),
-                    Self.integer($0.automatic ? 1 : 0),
-                ])
-            }
+            batch.map { Self.array(BatchRow(lane: lane, batch: $0).values) }
         }
         var binds = PostgresBindings(capacity: 5)
         for rows in [commands, outcomes, callbacks, closed, opened] {
             binds.append(JSONValue.array(rows).serializedString)
         }
         return binds
+    }
+
+    /// A row's values as a JSON array.
+    private static func array(_ values: [ColumnValue]) -> JSONValue {
+        .array(
+            values.map { value in
+                switch value {
+                case .integer(let value): integer(value)
+                case .flag(let value): integer(Int64(value ? 1 : 0))
+                case .text(let value): text(value)
+                }
+            })
     }
 
     /// Text as SQLite's binder stores it: up to a NUL character (PostgreSQL's text holds none).
@@ -82,9 +75,5 @@ struct PostgresCommitRows {
 
     private static func integer(_ value: Int64?) -> JSONValue {
         value.map { .number(JSONNumber(Int($0))) } ?? .null
-    }
-
-    private static func integer(_ value: Int?) -> JSONValue {
-        value.map { .number(JSONNumber($0)) } ?? .null
     }
 }

@@ -205,10 +205,11 @@ final class PostgresJournal: JournalStore {
             try row.decode(
                 (Int64, String, String?, String, String, String?, String, String?, String?, Int64?, Int64, String?)
                     .self)
-        return StoredCommand(
-            id: id, lane: lane, action: action, fingerprint: fingerprint, clientTransactionId: clientTransactionId,
-            state: RecordState(rawValue: state) ?? .accepted, outcome: outcome, reply: reply, deadlineMs: deadline,
-            createdMs: created, client: client, seq: seq)
+        return try StoredCommand(
+            seq: seq, id: id, lane: lane, action: action, fingerprint: fingerprint,
+            clientTransactionId: clientTransactionId, state: state, outcome: outcome, reply: reply,
+            deadlineMs: deadline,
+            createdMs: created, client: client)
     }
 
     private static func binds(_ values: any PostgresDynamicTypeEncodable...) -> PostgresBindings {

@@ -3,9 +3,7 @@
 /// `?` placeholders numbered `$1`, `$2`…
 enum PostgresJournalSQL {
     /// The reply columns with their types, in ``JournalSQL/replyColumnNames``'s order.
-    static let replyColumns: [(name: String, type: String)] = JournalSQL.replyColumnNames.map {
-        ($0, ["amount", "tip"].contains($0) ? "BIGINT" : "TEXT")
-    }
+    static let replyColumns = typed(ReplySummary.columns)
 
     /// Migration `v1.2-journal-log` on PostgreSQL: the log as SQLite's, one statement each. `command_log.seq`
     /// is the sequence the bridge gives (``JournalStore/admit(id:)``); `outcome_log` and `callbacks` number
@@ -85,24 +83,29 @@ enum PostgresJournalSQL {
 
     // MARK: Writes: a commit is one statement
 
-    /// The columns of each log a commit appends to, with their types, in the order of the JSON arrays
-    /// ``PostgresCommitRows`` builds.
-    static let commandColumns: [(name: String, type: String)] = [
-        ("seq", "BIGINT"), ("id", "TEXT"), ("lane", "TEXT"), ("action", "TEXT"), ("fingerprint", "TEXT"),
-        ("client_transaction_id", "TEXT"), ("deadline_ms", "BIGINT"), ("created_ms", "BIGINT"), ("client", "TEXT"),
-    ]
-    static let outcomeColumns: [(name: String, type: String)] =
-        [
-            ("command_seq", "BIGINT"), ("lane", "TEXT"), ("action", "TEXT"), ("client_transaction_id", "TEXT"),
-            ("outcome", "TEXT"), ("reply", "TEXT"), ("late", "INTEGER"), ("at_ms", "BIGINT"),
-        ] + replyColumns
-    static let callbackColumns: [(name: String, type: String)] = [
-        ("lane", "TEXT"), ("received_ms", "BIGINT"), ("fields", "TEXT"), ("matched_id", "TEXT"),
-        ("command_seq", "BIGINT"), ("disposition", "TEXT"),
-    ]
-    static let batchColumns: [(name: String, type: String)] = [
-        ("lane", "TEXT"), ("name", "TEXT"), ("batch_id", "TEXT"), ("opened_ms", "BIGINT"), ("automatic", "INTEGER"),
-    ]
+    /// The columns of each log a commit appends to, with their types: the row types' own (``CommandLogRow``,
+    /// ``OutcomeLogRow``, ``CallbackRow``, ``BatchRow``), in the order of their `values`, which
+    /// ``PostgresCommitRows`` sends as JSON arrays.
+    static let commandColumns = typed(CommandLogRow.columns)
+    static let outcomeColumns = typed(OutcomeLogRow.columns) + replyColumns
+    static let callbackColumns = typed(CallbackRow.columns)
+    static let batchColumns = typed(BatchRow.columns)
+
+    /// `columns` with PostgreSQL's type for each.
+    private static func typed<Columns: JournalColumns>(_ columns: [Columns]) -> [(name: String, type: String)] {
+        columns.map { column in
+            switch column.kind {
+            case .integer: (column.name, "BIGINT")
+            case .flag: (column.name, "INTEGER")
+            case .text: (column.name, "TEXT")
+            }
+        }
+    }
+
+    /// Where `column` is in a command's JSON array.
+    private static func place(_ column: CommandLogRow.Columns) -> Int {
+        CommandLogRow.columns.firstIndex(of: column) ?? 0
+    }
 
     /// Rows appended from the JSON array of arrays `$parameter`, in its order (the order `BIGSERIAL` numbers them).
     private static func append(_ table: String, _ columns: [(name: String, type: String)], parameter: Int) -> String {
@@ -139,8 +142,8 @@ enum PostgresJournalSQL {
             ON CONFLICT (lane) DO UPDATE SET name = EXCLUDED.name, batch_id = EXCLUDED.batch_id,
             opened_ms = EXCLUDED.opened_ms, automatic = EXCLUDED.automatic)
         SELECT CAST('journal sequence ' || c.seq || ' is already another command''s (' || c.id || ')' AS INTEGER)
-        FROM jsonb_array_elements($1::jsonb) AS t(r) JOIN command_log c ON c.seq = (r->>0)::BIGINT
-        WHERE c.id <> r->>1
+        FROM jsonb_array_elements($1::jsonb) AS t(r) JOIN command_log c ON c.seq = (r->>\(place(.seq)))::BIGINT
+        WHERE c.id <> r->>\(place(.id))
         """
 
     // MARK: Reads: SQLite's statements, numbered
