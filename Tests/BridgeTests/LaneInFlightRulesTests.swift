@@ -68,7 +68,7 @@ struct LaneInFlightRulesTests {
         let notOpened = RelayMessage.notOpened(ref: Array("pos7-3".utf8), reason: Array("app missing".utf8))
         restarted.receiveFromRelay(lane: "lane-1", frames: notOpened.frames)
         for case .journal(.final(let ended, _, _, _)) in restarted.takeEffects() {
-            Issue.record("a restored sale ended on not_opened: \(ended.outcome ?? "-")")
+            Issue.record("a restored sale ended on not_opened: \(ended.outcome?.rawValue ?? "-")")
         }
         #expect(restarted.store.record(id: "pos7-3") != nil, "it waits for its callback or its deadline")
         #expect(restarted.lanes["lane-1"]?.faults.contradictions == 1)
