@@ -100,6 +100,8 @@ let package = Package(
             name: "vivabridge-bench",
             dependencies: [
                 "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "InterApp", "ZeroMQ",
+                // The postgres section starts its own cluster, as the tests do.
+                "TestPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -14,7 +14,7 @@ struct BenchCommand: ParsableCommand {
     enum Section: String, ExpressibleByArgument, CaseIterable {
         case e2e, journal
         case journalStart = "journal-start"
-        case `protocol`, scale
+        case `protocol`, scale, postgres
     }
 
     enum Encoding: String, ExpressibleByArgument {
@@ -38,6 +38,12 @@ struct BenchCommand: ParsableCommand {
 
     @Option(help: "Sales per second of the paced runs (p99 added by the bridge).")
     var pacedRate: Double = 1000
+
+    @Option(help: "Sales per second of the postgres section's paced runs (p99 added with the journal on PostgreSQL).")
+    var postgresPacedRate: Double = 100
+
+    @Option(help: "Measured seconds of the postgres section's paced runs (enough samples for a p99.9 at their rate).")
+    var postgresPacedSeconds: Double = 30
 
     @Option(help: "Lanes of the wide paced runs (the same rate spread over many lanes).")
     var wideLanes: Int = 1000
@@ -66,7 +72,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The vivabridge binary for the scale section (default: the one beside this one).")
     var bridgeBinary: String?
 
-    @Option(help: "Run only these sections: e2e, journal, journal-start, protocol, scale (repeatable).")
+    @Option(help: "Run only these sections: e2e, journal, journal-start, protocol, scale, postgres (repeatable).")
     var only: [Section] = []
 
     @Option(
@@ -86,6 +92,7 @@ struct BenchCommand: ParsableCommand {
             seconds = 0.3
             warmup = 0.1
             pacedRate = min(pacedRate, 200)
+            postgresPacedSeconds = seconds
             salesForMemory = min(salesForMemory, 1000)
             idleLanes = min(idleLanes, 20)
             wideLanes = min(wideLanes, 20)
@@ -93,10 +100,11 @@ struct BenchCommand: ParsableCommand {
             microSeconds = 0.05
         }
         guard lanes >= 1, clients >= 1, window >= 1, seconds > 0, salesForMemory >= 10, idleLanes >= 1,
-            wideLanes >= 1
+            wideLanes >= 1, postgresPacedRate > 0, postgresPacedSeconds > 0
         else {
             throw ValidationError(
-                "lanes, clients, window, seconds, idle-lanes, wide-lanes must be positive; sales-for-memory >= 10")
+                "lanes, clients, window, seconds, idle-lanes, wide-lanes, postgres-paced-rate, postgres-paced-seconds "
+                    + "must be positive; sales-for-memory >= 10")
         }
         let sections = only.isEmpty ? Section.allCases : only
         let folder = journalDir
@@ -117,6 +125,14 @@ struct BenchCommand: ParsableCommand {
                 results.append(
                     EndToEndSection(
                         shape: shape, pacedRate: pacedRate, wideLanes: wideLanes, runs: Set(e2eRun), log: log
+                    ).run())
+            case .postgres:
+                let shape = RunShape(
+                    lanes: lanes, clients: clients, window: window, warmupSeconds: warmup, seconds: seconds,
+                    pacedRate: nil, encoding: encoding, journalFolder: folder)
+                results.append(
+                    PostgresSection(
+                        shape: shape, pacedRate: postgresPacedRate, pacedSeconds: postgresPacedSeconds, log: log
                     ).run())
             case .journal:
                 results.append(

@@ -36,7 +36,12 @@ public final class PostgresCluster: Sendable {
         return cluster
     }
 
-    private init() throws {
+    /// A cluster of the caller's own, stopped by ``stop()`` (not at exit). `durable` runs it as a production
+    /// server would (`fsync` and `synchronous_commit` on: a commit waits for its WAL on disk), for benchmarks;
+    /// otherwise as the tests' (no fsync).
+    public static func start(durable: Bool) throws -> PostgresCluster { try PostgresCluster(durable: durable) }
+
+    private init(durable: Bool = false) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binaries + "/pg_ctl") else {
             throw Failure(
                 description: "no PostgreSQL at \(Self.binaries): run scripts/setup-deps (it installs postgresql)")
@@ -49,8 +54,9 @@ public final class PostgresCluster: Sendable {
             "--encoding=UTF8", "--locale=C",
         ])
         held.release()
-        // No fsync: a test cluster need not survive a power loss, and its commits are then cheap.
-        let options = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        // No fsync for the tests: a test cluster need not survive a power loss, and its commits are then cheap.
+        let sync = durable ? "-c fsync=on -c synchronous_commit=on" : "-c fsync=off"
+        let options = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 \(sync) -c max_connections=200"
         try Self.asServerUser([
             Self.binaries + "/pg_ctl", "start", "-w", "-t", "60", "-D", folder + "/data", "-l", folder + "/server.log",
             "-o", options,

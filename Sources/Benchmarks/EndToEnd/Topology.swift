@@ -10,6 +10,8 @@ import ZeroMQ
 enum Topology: Sendable, CustomStringConvertible {
     /// The bridge, with simulated terminals behind it (the product's own end to end).
     case bridgeWithSimulator(JournalSync)
+    /// The same with the journal on PostgreSQL: `journal` is the database's URL (`postgresql://…`).
+    case bridgeWithSimulatorOnPostgres(journal: String)
     /// The same with CURVE on every socket: load clients on the allow-list, relays with pinned keys.
     case bridgeWithSimulatorCurve(JournalSync)
     /// The same with the HTTP listener on; scraped every second and followed by 10 `/events` viewers in every
@@ -34,6 +36,7 @@ enum Topology: Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .bridgeWithSimulator(let sync): "bridge + simulator, journal \(sync.rawValue)"
+        case .bridgeWithSimulatorOnPostgres: "bridge + simulator, journal on PostgreSQL"
         case .bridgeWithSimulatorCurve(let sync): "bridge + simulator, CURVE on every socket, journal \(sync.rawValue)"
         case .bridgeWithSimulatorAndHTTP(let laneEach):
             "bridge + simulator + HTTP (a scrape a second, \(HTTPWatchers.viewers) /events viewers"
@@ -126,11 +129,15 @@ enum TopologyRun {
         var curve: BenchCurve?
         var sliceClients: (any SliceClients)?
         switch topology {
-        case .bridgeWithSimulator, .bridgeWithSimulatorCurve, .bridgeWithSimulatorAndHTTP,
-            .bridgeWithSimulatorAndSubscriber, .bridgeWithAndroidSimulator:
+        case .bridgeWithSimulator, .bridgeWithSimulatorOnPostgres, .bridgeWithSimulatorCurve,
+            .bridgeWithSimulatorAndHTTP, .bridgeWithSimulatorAndSubscriber, .bridgeWithAndroidSimulator:
             let sync: JournalSync
+            var journal: String?
             switch topology {
             case .bridgeWithSimulator(let chosen): sync = chosen
+            case .bridgeWithSimulatorOnPostgres(let url):
+                sync = .normal
+                journal = url
             case .bridgeWithSimulatorCurve(let chosen):
                 sync = chosen
                 curve = try BenchCurve()
@@ -153,7 +160,7 @@ enum TopologyRun {
             ThreadCPU.label(threadsSince: threads, as: "simulator")
             let (bound, bridge) = try startBridge(
                 lanes: (0..<shape.lanes).map { endpoints[Wire.laneId($0)]! }, sync: sync, folder: shape.journalFolder,
-                platform: android ? .android : .ios, curve: curve, teardown: &teardown)
+                journal: journal, platform: android ? .android : .ios, curve: curve, teardown: &teardown)
             endpoint = bound.command
             switch topology {
             case .bridgeWithSimulatorAndHTTP(let laneEach):
@@ -199,10 +206,11 @@ enum TopologyRun {
         return measurement
     }
 
-    /// Starts an in-process bridge on `lanes` (relay endpoints); returns its bound endpoints and the bridge.
+    /// Starts an in-process bridge on `lanes` (relay endpoints); returns its bound endpoints and the bridge. Its
+    /// journal is a new SQLite file in `folder`, or `journal` (a PostgreSQL URL) when given.
     private static func startBridge(
-        lanes: [String], sync: JournalSync, folder: String, platform: Platform = .ios, curve: BenchCurve? = nil,
-        teardown: inout [() -> Void]
+        lanes: [String], sync: JournalSync, folder: String, journal postgres: String? = nil, platform: Platform = .ios,
+        curve: BenchCurve? = nil, teardown: inout [() -> Void]
     ) throws -> (bound: BoundEndpoints, bridge: Bridge) {
         // A folder per bridge, removed whole: nothing of the journal can outlive the run.
         let runFolder = (folder as NSString).appendingPathComponent("bench-e2e-\(UUID().uuidString)")
@@ -210,7 +218,7 @@ enum TopologyRun {
         var configuration = BridgeConfiguration()
         configuration.command = "tcp://127.0.0.1:*"
         configuration.events = "tcp://127.0.0.1:*"
-        configuration.journal = journal
+        configuration.journal = postgres ?? journal
         configuration.journalSync = sync
         configuration.terminal.merchantKey = Wire.merchantKey
         configuration.terminal.appId = Wire.settings.appId

@@ -151,9 +151,10 @@ enum ThreadCPU {
         if name.hasPrefix("vivabridge-simu") || name.hasPrefix("simulator") { return "simulator" }
         if name.hasPrefix("bench-raw") { return Group.rawRelay }
         if name.hasPrefix("bench-echo") { return "echo relay" }
-        // The HTTP listener (its event hub, NIO's event loops) and the benchmark's own HTTP clients.
+        // The HTTP listener (its event hub, NIO's event loops: the PostgreSQL journal's connections run on them
+        // too) and the benchmark's own HTTP clients.
         if name.hasPrefix("http-events") { return "HTTP event hub" }
-        if name.hasPrefix("NIO-") { return "HTTP listener (NIO)" }
+        if name.hasPrefix("NIO-") { return "NIO (HTTP listener, PostgreSQL client)" }
         if name.hasPrefix("bench-viewer") || name.hasPrefix("bench-scraper") { return "HTTP viewers" }
         if name.hasPrefix("bench-subscribe") { return "event subscriber" }  // the kernel keeps 15 bytes
         return "other"
