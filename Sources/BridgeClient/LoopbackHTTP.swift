@@ -2,12 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
-    private let streamSocket = Int32(SOCK_STREAM.rawValue)
-    private let noSignal = Int32(MSG_NOSIGNAL)
 #else
     import Darwin
-    private let streamSocket = SOCK_STREAM
-    private let noSignal: Int32 = 0
 #endif
 
 /// A plain HTTP/1.1 connection to the bridge's HTTP listener on loopback, over a POSIX socket: what
@@ -23,22 +19,12 @@ public final class LoopbackHTTP {
 
     /// Connects to `127.0.0.1:port`; each receive gives up after `timeoutMs`.
     public init(port: Int, timeoutMs: Int) throws {
-        let descriptor = socket(AF_INET, streamSocket, 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        guard let descriptor = LoopbackSocket.open() else { throw Failure(description: "socket: errno \(errno)") }
         var timeout = timeval(tv_sec: timeoutMs / 1000, tv_usec: (timeoutMs % 1000) * 1000)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else {
+        guard LoopbackSocket.connect(descriptor, port: port) else {
             let code = errno
-            _ = closeDescriptor(descriptor)
+            LoopbackSocket.close(descriptor)
             throw Failure(description: "connect to 127.0.0.1:\(port) failed (errno \(code))")
         }
         self.descriptor = descriptor
@@ -55,8 +41,7 @@ public final class LoopbackHTTP {
 
     /// Sends `text` as it is (a request written by hand, or part of one).
     public func write(_ text: String) throws {
-        let bytes = Array(text.utf8)
-        guard send(descriptor, bytes, bytes.count, noSignal) == bytes.count else {
+        guard LoopbackSocket.send(descriptor, text) else {
             throw Failure(description: "send: errno \(errno)")
         }
     }
@@ -80,17 +65,9 @@ public final class LoopbackHTTP {
 
     /// Closes the connection (also done when it goes).
     public func close() {
-        if descriptor >= 0 { _ = closeDescriptor(descriptor) }
+        if descriptor >= 0 { LoopbackSocket.close(descriptor) }
         descriptor = -1
     }
 
     deinit { close() }
-}
-
-private func closeDescriptor(_ descriptor: Int32) -> Int32 {
-    #if canImport(Glibc)
-        Glibc.close(descriptor)
-    #else
-        Darwin.close(descriptor)
-    #endif
 }

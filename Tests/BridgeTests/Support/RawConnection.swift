@@ -1,13 +1,10 @@
+import BridgeClient
 import Foundation
 
 #if canImport(Glibc)
     import Glibc
-    private let streamSocket = Int32(SOCK_STREAM.rawValue)
-    private let noSignal = Int32(MSG_NOSIGNAL)
 #else
     import Darwin
-    private let streamSocket = SOCK_STREAM
-    private let noSignal: Int32 = 0
 #endif
 
 /// A TCP connection to a loopback port as a hostile or careless client makes it: connected without
@@ -19,21 +16,11 @@ final class RawConnection: @unchecked Sendable {
 
     /// Starts connecting to `127.0.0.1:port`; nil when this process has no descriptor left.
     init?(port: Int, receiveBuffer: Int? = nil) {
-        let descriptor = socket(AF_INET, streamSocket, 0)
-        guard descriptor >= 0 else { return nil }
+        guard let descriptor = LoopbackSocket.open(nonBlocking: true) else { return nil }
         if var size = receiveBuffer.map(Int32.init) {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        LoopbackSocket.connect(descriptor, port: port)
         self.descriptor = descriptor
     }
 
@@ -51,8 +38,7 @@ final class RawConnection: @unchecked Sendable {
     @discardableResult
     func write(_ text: String) -> Bool {
         guard waitConnected() else { return false }
-        let bytes = Array(text.utf8)
-        return send(descriptor, bytes, bytes.count, noSignal) == bytes.count
+        return LoopbackSocket.send(descriptor, text)
     }
 
     /// Reads what arrives until the peer closes or `timeoutMs` passes with nothing new; the bytes, and
@@ -100,7 +86,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     func close() {
-        if descriptor >= 0 { _ = closeDescriptor(descriptor) }
+        if descriptor >= 0 { LoopbackSocket.close(descriptor) }
         descriptor = -1
     }
 
@@ -127,14 +113,6 @@ enum ProcessDescriptors {
         limit.rlim_cur = rlim_t(count)
         return setrlimit(resource, &limit) == 0
     }
-}
-
-private func closeDescriptor(_ descriptor: Int32) -> Int32 {
-    #if canImport(Glibc)
-        Glibc.close(descriptor)
-    #else
-        Darwin.close(descriptor)
-    #endif
 }
 
 /// A value handed to a thread of its own (``HTTPProbe/offPool(_:)``) by a test that no longer touches it
