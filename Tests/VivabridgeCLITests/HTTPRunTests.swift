@@ -1,3 +1,4 @@
+import BridgeClient
 import Foundation
 import Testing
 import ZeroMQ
@@ -12,16 +13,9 @@ import ZeroMQ
 struct HTTPRunTests {
     @Test("the embedded default serves /healthz and /readyz where VIVABRIDGE_HTTP says, and stops on SIGTERM")
     func embeddedDefault() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "vivabridge-http-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: state) }
-        let child = try ChildProcess(
-            ["run"],
-            environment: [
-                "VIVABRIDGE_COMMAND": "tcp://127.0.0.1:*", "VIVABRIDGE_EVENTS": "tcp://127.0.0.1:*",
-                "VIVABRIDGE_HTTP": "127.0.0.1:0", "VIVABRIDGE_STATE": state.path,
-                "VIVABRIDGE_SIMULATOR_BASEPORT": String(try Self.freePortBase()),
-            ])
+        let run = try DefaultRun(http: "127.0.0.1:0")
+        defer { run.remove() }
+        let child = run.child
         let line = try #require(
             child.waitForLine(containing: "vivabridge http: "), "no HTTP line: \(child.errorOutput)")
         let url = try #require(line.split(separator: " ").dropFirst(2).first.map(String.init))
@@ -51,16 +45,9 @@ struct HTTPRunTests {
         "3,000 bare connects to the HTTP port of a bridge with 256 descriptors: a new client's ping is answered, /healthz once they go"
     )
     func idleConnectsAtTheDescriptorLimit() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "vivabridge-http-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: state) }
-        let child = try ChildProcess(
-            ["run"],
-            environment: [
-                "VIVABRIDGE_COMMAND": "tcp://127.0.0.1:*", "VIVABRIDGE_EVENTS": "tcp://127.0.0.1:*",
-                "VIVABRIDGE_HTTP": "127.0.0.1:0", "VIVABRIDGE_STATE": state.path,
-                "VIVABRIDGE_SIMULATOR_BASEPORT": String(try Self.freePortBase()),
-            ])
+        let run = try DefaultRun(http: "127.0.0.1:0")
+        defer { run.remove() }
+        let child = run.child
         defer {
             child.signal(SIGKILL)
             _ = child.waitForExit(timeout: 20)
@@ -92,18 +79,8 @@ struct HTTPRunTests {
         var idle: [Int32] = []
         defer { for descriptor in idle { close(descriptor) } }
         for _ in 0..<3000 {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard descriptor >= 0 else { break }
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            guard let descriptor = LoopbackSocket.open(nonBlocking: true) else { break }
+            LoopbackSocket.connect(descriptor, port: port)
             idle.append(descriptor)
         }
         #expect(idle.count == 3000)
@@ -148,26 +125,15 @@ struct HTTPRunTests {
             }
         }
         let port = Int(UInt16(bigEndian: address.sin_port))
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "vivabridge-http-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: state) }
-        let child = try ChildProcess(
-            ["run"],
-            environment: [
-                "VIVABRIDGE_COMMAND": "tcp://127.0.0.1:*", "VIVABRIDGE_EVENTS": "tcp://127.0.0.1:*",
-                "VIVABRIDGE_HTTP": "127.0.0.1:\(port)", "VIVABRIDGE_STATE": state.path,
-                "VIVABRIDGE_SIMULATOR_BASEPORT": String(try Self.freePortBase()),
-            ])
+        let run = try DefaultRun(http: "127.0.0.1:\(port)")
+        defer { run.remove() }
+        let child = run.child
         #expect(child.waitForExit(timeout: 20) == 1)
         #expect(
             child.errorOutput.contains(
                 "http: 127.0.0.1:\(port): address already in use; set \"http\" or VIVABRIDGE_HTTP"),
             "\(child.errorOutput)")
     }
-
-    /// Three ports in a row below Linux's ephemeral range (32768 on), where no `*` bind of a parallel
-    /// test can land, and away from the embedded default's 6001.
-    static func freePortBase() throws -> Int { Int.random(in: 20_000...32_000) }
 
     /// A blocking GET; status and body.
     static func get(_ url: String) throws -> (status: Int, body: String) {
