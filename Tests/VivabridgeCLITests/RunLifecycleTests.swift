@@ -116,16 +116,8 @@ struct RunLifecycleTests {
 
     @Test("SIGTERM is answered at once: a notice says the bridge drains, with the commands in flight and the grace")
     func drainingNotice() throws {
-        var behaviour = LaneBehaviour()
-        behaviour.fault = .neverAnswer
-        let bridge = try RunningBridge(behaviour: behaviour, grace: 2_000)
-        let context = try Context()
-        defer { context.terminate() }
-        let client = try Socket(context, .dealer)
-        defer { client.close() }
-        try client.connect(bridge.command)
-        try client.send([Array(#"{"id":"held","lane":"lane-1","action":"sale","amount":100}"#.utf8)])
-        #expect(bridge.simulator.waitForURLs(lane: "lane-1", count: 1, timeout: .seconds(10)))
+        let (bridge, sale) = try RunningBridge.holdingASale(grace: 2_000)
+        defer { sale.close() }
         bridge.child.signal(SIGTERM)
         #expect(
             bridge.child.waitForErrorLine(containingAll: [
@@ -143,16 +135,8 @@ struct RunLifecycleTests {
 
     @Test("a second SIGINT during a graceful shutdown that waits for a sale stops the bridge at once (exit 1)")
     func secondSignalStopsAtOnce() throws {
-        var behaviour = LaneBehaviour()
-        behaviour.fault = .neverAnswer
-        let bridge = try RunningBridge(behaviour: behaviour, grace: 600_000)
-        let context = try Context()
-        defer { context.terminate() }
-        let client = try Socket(context, .dealer)
-        defer { client.close() }
-        try client.connect(bridge.command)
-        try client.send([Array(#"{"id":"held","lane":"lane-1","action":"sale","amount":100}"#.utf8)])
-        #expect(bridge.simulator.waitForURLs(lane: "lane-1", count: 1, timeout: .seconds(10)))
+        let (bridge, sale) = try RunningBridge.holdingASale(grace: 600_000)
+        defer { sale.close() }
         bridge.child.signal(SIGINT)
         let deadline = Date().addingTimeInterval(10)
         while !bridge.child.errorOutput.contains("shutting down gracefully"), Date() < deadline {
