@@ -13,25 +13,14 @@ struct OperatorCommandTests {
 
     @Test("check accepts a good file (exit 0) and names the problem of a bad one (exit 2), binding nothing")
     func check() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "vivabridge-check-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let good = folder.appendingPathComponent("good.yaml")
-        try """
-        command: tcp://127.0.0.1:5555
-        events: tcp://127.0.0.1:5556
-        journal: \(folder.path)/never-created.sqlite
-        terminal: {merchantKey: K}
-        lanes:
-          - {id: lane-1, endpoint: "tcp://127.0.0.1:6001", platform: ios}
-        """.write(to: good, atomically: true, encoding: .utf8)
+        let folder = try ConfigFolder()
+        defer { folder.remove() }
+        let good = try folder.good(head: "command: tcp://127.0.0.1:5555\nevents: tcp://127.0.0.1:5556\n")
         let ok = try ChildProcess(["check", "--config", good.path])
         #expect(ok.waitForExit(timeout: 20) == 0)
         #expect(ok.output.contains("configuration OK"))
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("never-created.sqlite").path))
-        let bad = folder.appendingPathComponent("bad.yaml")
-        try "lanes: []\n".write(to: bad, atomically: true, encoding: .utf8)
+        #expect(!FileManager.default.fileExists(atPath: folder.journal.path))
+        let bad = try folder.write("bad.yaml", "lanes: []\n")
         let refused = try ChildProcess(["check", "--config", bad.path])
         #expect(refused.waitForExit(timeout: 20) == 2)
         #expect(refused.errorOutput.contains("lanes: must list at least one lane"))
@@ -39,17 +28,9 @@ struct OperatorCommandTests {
 
     @Test("check ignores VIVABRIDGE_ variables that are no key (a client's own) and warns of a misspelt one, exit 0")
     func checkIgnoresOthersVariables() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "vivabridge-check-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let good = folder.appendingPathComponent("good.yaml")
-        try """
-        journal: \(folder.path)/never-created.sqlite
-        terminal: {merchantKey: K}
-        lanes:
-          - {id: lane-1, endpoint: "tcp://127.0.0.1:6001", platform: ios}
-        """.write(to: good, atomically: true, encoding: .utf8)
+        let folder = try ConfigFolder()
+        defer { folder.remove() }
+        let good = try folder.good()
         let others = try ChildProcess(
             ["check", "--config", good.path],
             environment: ["VIVABRIDGE_KEY_FILE": "till.key", "VIVABRIDGE_SERVER_KEY": "bridge.pub"])
@@ -67,21 +48,20 @@ struct OperatorCommandTests {
 
     @Test("check lists every problem of a file, one a line, not only the first")
     func checkListsEveryProblem() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "vivabridge-check-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let bad = folder.appendingPathComponent("bad.yaml")
-        try """
-        command: tcp://127.0.0.1:5555
-        abortGraceMs: soon
-        journalSync: sometimes
-        terminal: {merchantKey: K}
-        lanes:
-          - {id: lane-1, endpoint: "tcp://127.0.0.1:6001", platform: ios}
-          - {id: lane-2, endpoint: "tcp://127.0.0.1:6001", platform: windows}
-          - {id: lane-3, endpoint: "tcp://127.0.0.1:5555", platform: android}
-        """.write(to: bad, atomically: true, encoding: .utf8)
+        let folder = try ConfigFolder()
+        defer { folder.remove() }
+        let bad = try folder.write(
+            "bad.yaml",
+            """
+            command: tcp://127.0.0.1:5555
+            abortGraceMs: soon
+            journalSync: sometimes
+            terminal: {merchantKey: K}
+            lanes:
+              - {id: lane-1, endpoint: "tcp://127.0.0.1:6001", platform: ios}
+              - {id: lane-2, endpoint: "tcp://127.0.0.1:6001", platform: windows}
+              - {id: lane-3, endpoint: "tcp://127.0.0.1:5555", platform: android}
+            """)
         let refused = try ChildProcess(["check", "--config", bad.path], environment: ["VIVABRIDGE_TERMINL_APPID": "x"])
         #expect(refused.waitForExit(timeout: 20) == 2)
         let lines = refused.errorOutput.split(separator: "\n").map(String.init)
