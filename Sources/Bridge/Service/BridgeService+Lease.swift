@@ -126,13 +126,13 @@ extension BridgeService {
         let live = bridge.live
         let keeper = LeaseKeeper(
             lease: held.lease, epoch: held.epoch, acquiredSentNs: held.sentNs,
-            onExtended: { live.set(leaseValidUntilNs: $0) }
-        ) { loss in
-            logger.critical(
-                "the journal's lease is lost: this bridge stops serving at once",
-                metadata: ["instance": "\(held.lease.instance)", "epoch": "\(held.epoch)", "why": "\(loss)"])
-            bridge.requestHalt()
-        }
+            onExtended: { live.set(leaseValidUntilNs: $0) },
+            onLoss: { loss in
+                logger.critical(
+                    "the journal's lease is lost: this bridge stops serving at once",
+                    metadata: ["instance": "\(held.lease.instance)", "epoch": "\(held.epoch)", "why": "\(loss)"])
+                bridge.requestHalt()
+            })
         keeper.start()
         let bound: BoundEndpoints
         do {
