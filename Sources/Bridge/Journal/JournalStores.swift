@@ -5,14 +5,17 @@ import Foundation
 public enum JournalStores {
     /// Opens the journal `journal` names: creates or migrates it, and refuses one of a newer vivabridge.
     ///
-    /// - Parameter environment: where a PostgreSQL journal's password is read from
-    ///   (``PostgresAddress/passwordVariables``).
+    /// - Parameters:
+    ///   - password: a PostgreSQL journal's password (`journalPasswordFile:`); nil: read from `environment`
+    ///     (``PostgresAddress/passwordVariables``).
     /// - Throws: ``JournalError``; ``ConfigurationError`` for a URL that is not well formed.
     static func open(
-        _ journal: String, sync: JournalSync, environment: [String: String] = ProcessInfo.processInfo.environment
+        _ journal: String, sync: JournalSync, password: JournalPassword? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> any JournalStore {
         guard PostgresAddress.isURL(journal) else { return try Journal(path: journal, sync: sync) }
-        return try PostgresJournal(address: try PostgresAddress(url: journal, environment: environment))
+        return try PostgresJournal(
+            address: try PostgresAddress(url: journal, password: password, environment: environment))
     }
 
     /// `journal` as log lines and the banner show it: a path as it is, a URL without any password.

@@ -78,7 +78,8 @@ final class BridgeLoop {
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
-        journal = try JournalStores.open(configuration.journal, sync: configuration.journalSync)
+        journal = try JournalStores.open(
+            configuration.journal, sync: configuration.journalSync, password: configuration.journalPassword)
         writer = try JournalWriter(committer: try journal.makeCommitter(), context: context, metrics: metrics.shared)
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
