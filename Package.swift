@@ -137,6 +137,7 @@ let package = Package(
             name: "VivabridgeCLITests",
             dependencies: [
                 "vivabridge", "Bridge", "BridgeClient", "TerminalSimulator", "InterApp", "ZeroMQ", "ContractSchema",
+                "TestPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
