@@ -95,6 +95,37 @@ struct PostgresJournalCommandTests {
         #expect(unknown.output.contains("no command is unknown"))
     }
 
+    @Test("--config: the configuration's PostgreSQL journal, its journalPasswordFile refused when others can read it")
+    func throughConfiguration() throws {
+        let url = try PostgresCluster.shared().createDatabase()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-pgcfg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let password = folder.appendingPathComponent("journal.password").path
+        _ = FileManager.default.createFile(
+            atPath: password, contents: Data("not-shown-pw\n".utf8), attributes: [.posixPermissions: 0o644])
+        let config = folder.appendingPathComponent("bridge.yaml").path
+        try """
+        journal: \(url)
+        journalPasswordFile: \(password)
+        terminal: {merchantKey: K}
+        lanes:
+          - {id: lane-1, endpoint: "tcp://127.0.0.1:6001", platform: ios}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+
+        let refused = try Self.journal(["check", "--config", config])
+        #expect(refused.waitForExit() == 2)
+        #expect(refused.errorOutput.contains("is readable by group or others"), "\(refused.errorOutput)")
+        #expect(refused.errorOutput.contains("chmod 600 \(password)"))
+        #expect(!refused.errorOutput.contains("not-shown-pw"))
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: password)
+        let check = try Self.journal(["check", "--config", config])
+        #expect(check.waitForExit() == 0, "\(check.errorOutput)")
+        #expect(check.output.trimmingCharacters(in: .newlines) == "journal OK: \(url)")
+    }
+
     @Test("a password in the URL is refused by every journal command (exit 2), and never shown")
     func passwordInURLRefused() throws {
         let url = "postgresql://bridge:s3cret-pw@127.0.0.1:1/journal"
