@@ -2,11 +2,11 @@ import ArgumentParser
 import Bridge
 import Foundation
 
-/// `vivabridge journal …`: commands for the journal file.
+/// `vivabridge journal …`: commands for the journal, a file or a database on PostgreSQL.
 struct JournalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "journal",
-        abstract: "Commands for the bridge's journal file.",
+        abstract: "Commands for the bridge's journal (a file, or a database on PostgreSQL).",
         discussion: "docs/JOURNAL.md describes the journal, its backups and how to reconcile a day.",
         subcommands: [
             JournalCheckCommand.self, JournalExportCommand.self, JournalUnknownCommand.self,
@@ -31,17 +31,32 @@ struct JournalCommand: ParsableCommand {
     }
 }
 
-/// `vivabridge journal check`: SQLite's full integrity check, read-only, safe beside a running bridge.
+/// `vivabridge journal check`: SQLite's full integrity check, read-only, safe beside a running bridge; on
+/// PostgreSQL, the schema created or migrated as `run` does, then checked.
 struct JournalCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check the journal's integrity (read-only; a running bridge may keep writing).",
-        discussion: "Exits 0 and prints \"journal OK\" when intact, 1 with every problem found (one a line)."
+        discussion: """
+            Exits 0 and prints "journal OK" when intact, 1 with every problem found (one a line). On PostgreSQL \
+            it first creates or migrates the journal's schema as `run` does (so it prepares an empty database, \
+            such as head office's copy: docs/OPERATIONS.md), then checks that every outcome names a command.
+            """
     )
 
     @OptionGroup var location: JournalLocation
 
     func run() throws {
+        if case .database(let address) = try location.place() {
+            let problems = try JournalCommand.reporting { try PostgresJournalTools.check(address: address) }
+            guard problems == ["ok"] else {
+                print("journal \(address.location) is damaged:")
+                for problem in problems { print("  \(problem)") }
+                throw ExitCode(1)
+            }
+            print("journal OK: \(address.location)")
+            return
+        }
         let path = try location.path()
         let problems = try JournalCommand.reporting { try JournalMaintenance.integrityProblems(path: path) }
         if problems == ["ok"] {
@@ -92,14 +107,17 @@ struct JournalExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let path = try location.path()
+        let place = try location.place()
         let format = JournalExportFormat(rawValue: format) ?? .csv
         let fromMs = from.flatMap { JournalTimeBound.milliseconds($0) }
         let toMs = to.flatMap { JournalTimeBound.milliseconds($0, endOfDay: true) }
         print(format.header, terminator: "")
+        let write = { (command: ExportedCommand) in print(format.line(command), terminator: "") }
         _ = try JournalCommand.reporting {
-            try JournalExport.forEachFinished(path: path, fromMs: fromMs, toMs: toMs) {
-                print(format.line($0), terminator: "")
+            switch place {
+            case .file(let path): try JournalExport.forEachFinished(path: path, fromMs: fromMs, toMs: toMs, write)
+            case .database(let address):
+                try PostgresJournalExport.forEachFinished(address: address, fromMs: fromMs, toMs: toMs, write)
             }
         }
     }
@@ -123,8 +141,13 @@ struct JournalUnknownCommand: ParsableCommand {
     }
 
     func run() throws {
-        let path = try location.path()
-        let commands = try JournalCommand.reporting { try JournalUnknown.list(path: path) }
+        let place = try location.place()
+        let commands = try JournalCommand.reporting {
+            switch place {
+            case .file(let path): try JournalUnknown.list(path: path)
+            case .database(let address): try PostgresJournalTools.unknown(address: address)
+            }
+        }
         for command in commands { print(format == "jsonl" ? command.jsonLine : command.textLine) }
         if format == "text" {
             print(
@@ -151,6 +174,13 @@ struct JournalBackupCommand: ParsableCommand {
     var to: String
 
     func run() throws {
+        if case .database(let address) = try location.place() {
+            throw JournalCommand.fail(
+                "journal backup copies a journal file; \(address.location) is a database on PostgreSQL: back it up "
+                    + "with PostgreSQL's own tools, pg_dump for a copy (pg_dump --format=custom --dbname=... "
+                    + "--file=journal.dump) or base backups with WAL archiving (pg_basebackup) for point-in-time "
+                    + "recovery (docs/JOURNAL.md, On PostgreSQL)", exitCode: 2)
+        }
         let path = try location.path()
         let commands = try JournalCommand.reporting { try JournalBackup.copy(path: path, to: to) }
         print("journal \(path) backed up to \(to) (\(commands) commands)")
@@ -164,8 +194,9 @@ struct JournalPruneCommand: ParsableCommand {
         abstract: "Remove finished commands and callbacks older than DAYS (never outstanding or unknown ones).",
         discussion: """
             Removes the finished commands whose journal row last changed more than DAYS days ago, and the \
-            callbacks received more than DAYS days ago, but for those of a command that stays. Refused (exit 2) \
-            while a bridge runs on the journal: stop it first.
+            callbacks received more than DAYS days ago, but for those of a command that stays. On a file, refused \
+            (exit 2) while a bridge runs on the journal: stop it first. On PostgreSQL it runs beside the bridges, \
+            a thousand rows a transaction, as journalRetentionDays does.
             """
     )
 
@@ -182,9 +213,13 @@ struct JournalPruneCommand: ParsableCommand {
     }
 
     func run() throws {
-        let path = try location.path()
+        let place = try location.place()
         let result = try JournalCommand.reporting {
-            try JournalPrune.prune(path: path, olderThanDays: olderThan, dryRun: dryRun)
+            switch place {
+            case .file(let path): try JournalPrune.prune(path: path, olderThanDays: olderThan, dryRun: dryRun)
+            case .database(let address):
+                try PostgresJournalTools.prune(address: address, olderThanDays: olderThan, dryRun: dryRun)
+            }
         }
         let verb = dryRun ? "would remove" : "removed"
         print("\(verb) \(result.commands) commands and \(result.callbacks) callbacks older than \(olderThan) days")
@@ -208,6 +243,13 @@ struct JournalNewCommand: ParsableCommand {
     @OptionGroup var location: JournalLocation
 
     func run() throws {
+        if case .database(let address) = try location.place(mayBeMissing: true) {
+            throw JournalCommand.fail(
+                "journal new sets a refused journal file aside; \(address.location) is a database on PostgreSQL, "
+                    + "which vivabridge never sets aside: to begin a new journal, reconcile the old one's commands "
+                    + "(journal unknown, journal export), then create a new database (createdb) and set journal: to "
+                    + "its URL (docs/JOURNAL.md, On PostgreSQL)", exitCode: 2)
+        }
         let path = try location.path(mayBeMissing: true)
         let result = try JournalCommand.reporting { try JournalStartAnew.begin(path: path, sync: .full) }
         for (from, to) in result.setAside { print("set aside: \(from) -> \(to)") }

@@ -41,7 +41,13 @@ public final class PostgresCluster: Sendable {
     /// otherwise as the tests' (no fsync).
     public static func start(durable: Bool) throws -> PostgresCluster { try PostgresCluster(durable: durable) }
 
-    private init(durable: Bool = false) throws {
+    /// A cluster of the caller's own with server `settings` (`name=value`, such as `wal_level=logical`), for
+    /// a test that needs two servers or a setting the shared one lacks; the caller stops it (``stop()``).
+    public static func dedicated(settings: [String]) throws -> PostgresCluster {
+        try PostgresCluster(settings: settings)
+    }
+
+    private init(durable: Bool = false, settings: [String] = []) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binaries + "/pg_ctl") else {
             throw Failure(
                 description: "no PostgreSQL at \(Self.binaries): run scripts/setup-deps (it installs postgresql)")
@@ -56,7 +62,9 @@ public final class PostgresCluster: Sendable {
         held.release()
         // No fsync for the tests: a test cluster need not survive a power loss, and its commits are then cheap.
         let sync = durable ? "-c fsync=on -c synchronous_commit=on" : "-c fsync=off"
-        let options = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 \(sync) -c max_connections=200"
+        let options =
+            "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 \(sync) -c max_connections=200"
+            + settings.map { " -c \($0)" }.joined()
         try Self.asServerUser([
             Self.binaries + "/pg_ctl", "start", "-w", "-t", "60", "-D", folder + "/data", "-l", folder + "/server.log",
             "-o", options,
@@ -81,18 +89,41 @@ public final class PostgresCluster: Sendable {
         return url(database: name)
     }
 
+    /// A login role `name` whose connections must give `password` (SCRAM), however the cluster trusts the
+    /// others: its rule goes first in `pg_hba.conf`, and the configuration is reloaded; returns once a
+    /// connection with another password is refused.
+    public func createRole(_ name: String, password: String) throws {
+        try psql("CREATE ROLE \(name) LOGIN SUPERUSER PASSWORD '\(password)'", database: "postgres")
+        let rules = dataDirectory + "/pg_hba.conf"
+        let existing = try String(contentsOfFile: rules, encoding: .utf8)
+        try ("host all \(name) 127.0.0.1/32 scram-sha-256\n" + existing).write(
+            toFile: rules, atomically: false, encoding: .utf8)
+        try psql("SELECT pg_reload_conf()", database: "postgres")
+        // The server reloads on its own time: wait until the rule holds.
+        let deadline = Date().addingTimeInterval(30)
+        while (try? Self.run(psqlArguments("SELECT 1", database: "postgres", user: name), password: "not-it")) != nil {
+            guard Date() < deadline else {
+                throw Failure(description: "pg_hba.conf's rule for \(name) did not take effect within 30 s")
+            }
+            usleep(20_000)
+        }
+    }
+
     /// The journal URL of `database`.
     public func url(database: String) -> String { "postgresql://postgres@127.0.0.1:\(port)/\(database)" }
 
     /// Runs `sql` with `psql` on `database` (the name, or a URL of this cluster); returns its unaligned output.
     @discardableResult
     public func psql(_ sql: String, database: String) throws -> String {
+        try Self.run(psqlArguments(sql, database: database, user: "postgres"))
+    }
+
+    private func psqlArguments(_ sql: String, database: String, user: String) -> [String] {
         let name = database.split(separator: "/").last.map(String.init) ?? database
-        return try Self.run([
-            Self.binaries + "/psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p",
-            "\(port)",
-            "-U", "postgres", "-d", name, "-c", sql,
-        ])
+        return [
+            Self.binaries + "/psql", "-X", "-q", "-A", "-t", "-w", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p",
+            "\(port)", "-U", user, "-d", name, "-c", sql,
+        ]
     }
 
     /// A cluster of the caller's own, not ``shared()``: for a test that stops it (``stopImmediately()``).
@@ -126,7 +157,7 @@ public final class PostgresCluster: Sendable {
     /// fails. The output goes to a file: ``closingDescriptors`` keeps 1 and 2, which the server's shell sets
     /// to its log anyway.
     @discardableResult
-    private static func run(_ command: [String]) throws -> String {
+    private static func run(_ command: [String], password: String? = nil) throws -> String {
         let arguments = ["/bin/bash", "-c", closingDescriptors, "bash"] + command
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("pg-run-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
@@ -141,6 +172,9 @@ public final class PostgresCluster: Sendable {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
+        if let password {
+            process.environment = ProcessInfo.processInfo.environment.merging(["PGPASSWORD": password]) { $1 }
+        }
         try process.run()
         process.waitUntilExit()
         try handle.close()

@@ -9,12 +9,14 @@ struct ShippedConfigurationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// `config/*.yaml` and the Debian package's configuration.
+    /// `config/*.yaml`, the Debian package's configuration and the standby pair's (`deploy/standby/*.yaml`).
     static var shipped: [String] {
-        let folder = root.appendingPathComponent("config")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasSuffix(".yaml") }.sorted().map { "config/\($0)" }
-            + ["deploy/debian/vivabridge.yaml"]
+        func yaml(in folder: String) -> [String] {
+            let names =
+                (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? []
+            return names.filter { $0.hasSuffix(".yaml") }.sorted().map { "\(folder)/\($0)" }
+        }
+        return yaml(in: "config") + ["deploy/debian/vivabridge.yaml"] + yaml(in: "deploy/standby")
     }
 
     /// The variables the file's leading comment lines say to set, as `#   VIVABRIDGE_NAME=...`.
@@ -27,9 +29,9 @@ struct ShippedConfigurationTests {
         }
     }
 
-    @Test("the shipped files are found: config/*.yaml and the Debian package's")
+    @Test("the shipped files are found: config/*.yaml, the Debian package's and the standby pair's")
     func found() {
-        #expect(Self.shipped.count >= 4, "\(Self.shipped)")
+        #expect(Self.shipped.count >= 6, "\(Self.shipped)")
     }
 
     @Test("each shipped configuration passes check with the variables its first lines name", arguments: shipped)

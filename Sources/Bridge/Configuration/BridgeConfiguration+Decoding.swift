@@ -34,6 +34,21 @@ extension BridgeConfiguration {
         if let value = take("journal", { v throws(ConfigurationError) in try journal(v) }) {
             config.journal = value
         }
+        if let file = take(
+            "journalPasswordFile", { v throws(ConfigurationError) in try nonEmpty(v, "journalPasswordFile") })
+        {
+            config.journalPasswordFile = file
+            config.journalPassword = problems.attempt { () throws(ConfigurationError) in
+                try JournalPassword.read(file: file, key: "journalPasswordFile")
+            }
+            if !PostgresAddress.isURL(config.journal) {
+                problems.record(
+                    ConfigurationError(
+                        key: "journalPasswordFile",
+                        "is for a journal on PostgreSQL, and journal is a file (\(config.journal)): remove "
+                            + "journalPasswordFile, or set journal to a postgresql:// URL"))
+            }
+        }
         if let value = take("journalSync", journalSync) { config.journalSync = value }
         if let value = take("instance", instance) { config.instance = value }
         for (key, range, path) in integerKeys {

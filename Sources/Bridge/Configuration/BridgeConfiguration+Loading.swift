@@ -4,7 +4,8 @@ import InterApp
 extension BridgeConfiguration {
     /// The keys a configuration file may hold at its top level.
     static let topLevelKeys: [String] = [
-        "command", "commandPull", "events", "journal", "journalSync", "journalRetentionDays", "terminal", "lanes",
+        "command", "commandPull", "events", "journal", "journalPasswordFile", "journalSync", "journalRetentionDays",
+        "terminal", "lanes",
         "maxCommandBytes",
         "abortGraceMs", "shutdownGraceMs", "heartbeatIntervalMs", "heartbeatTimeoutMs", "heartbeatEventMs",
         "batchExpiryHours", "log", "security", "insecure", "http", "httpHosts", "instance", "leaseMs",

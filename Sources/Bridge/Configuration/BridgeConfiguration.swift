@@ -11,8 +11,13 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public var commandPull: String?
     /// The PUB endpoint events are published on.
     public var events: String = "tcp://127.0.0.1:5556"
-    /// The journal's SQLite file.
+    /// The journal's SQLite file, or a PostgreSQL URL (without password).
     public var journal: String = "/var/lib/vivabridge/journal.sqlite"
+    /// The file a PostgreSQL journal's password was read from (`journalPasswordFile:`), nil when not set.
+    public var journalPasswordFile: String?
+    /// The password read from ``journalPasswordFile`` at load; nil: from the environment
+    /// (``PostgresAddress/passwordVariables``). Never shown.
+    public var journalPassword: JournalPassword?
     /// How the journal reaches the disk: `normal` survives a crash of the process, `full` a power loss.
     public var journalSync: JournalSync = .normal
     /// Keep finished commands this many days, then remove them (as `vivabridge journal prune` would,

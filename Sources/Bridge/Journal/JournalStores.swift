@@ -5,18 +5,20 @@ import Foundation
 public enum JournalStores {
     /// Opens the journal `journal` names: creates or migrates it, and refuses one of a newer vivabridge.
     ///
-    /// - Parameter environment: where a PostgreSQL journal's password is read from
-    ///   (``PostgresAddress/passwordVariables``).
+    /// - Parameters:
+    ///   - leaseEpoch: the PostgreSQL journal's lease this bridge holds: every commit is checked against it
+    ///     (``JournalError/Code/leaseLost``). Nil for SQLite and for the journal commands.
+    ///   - password: a PostgreSQL journal's password (`journalPasswordFile:`); nil: read from `environment`
+    ///     (``PostgresAddress/passwordVariables``).
     /// - Throws: ``JournalError``; ``ConfigurationError`` for a URL that is not well formed.
-    /// - Parameter leaseEpoch: the PostgreSQL journal's lease this bridge holds: every commit is checked
-    ///   against it (``JournalError/Code/leaseLost``). Nil for SQLite and for the journal commands.
     static func open(
-        _ journal: String, sync: JournalSync, leaseEpoch: Int? = nil,
+        _ journal: String, sync: JournalSync, leaseEpoch: Int? = nil, password: JournalPassword? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> any JournalStore {
         guard PostgresAddress.isURL(journal) else { return try Journal(path: journal, sync: sync) }
         return try PostgresJournal(
-            address: try PostgresAddress(url: journal, environment: environment), leaseEpoch: leaseEpoch)
+            address: try PostgresAddress(url: journal, password: password, environment: environment),
+            leaseEpoch: leaseEpoch)
     }
 
     /// `journal` as log lines and the banner show it: a path as it is, a URL without any password.

@@ -82,7 +82,8 @@ final class BridgeLoop {
         self.logger = logger
         self.clock = clock
         journal = try JournalStores.open(
-            configuration.journal, sync: configuration.journalSync, leaseEpoch: leaseEpoch)
+            configuration.journal, sync: configuration.journalSync, leaseEpoch: leaseEpoch,
+            password: configuration.journalPassword)
         writer = try JournalWriter(committer: try journal.makeCommitter(), context: context, metrics: metrics.shared)
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,

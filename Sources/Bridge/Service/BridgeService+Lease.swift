@@ -14,7 +14,7 @@ extension BridgeService {
         let configuration = bridge.configuration
         let address: PostgresAddress
         do {
-            address = try PostgresAddress(url: configuration.journal)
+            address = try PostgresAddress(url: configuration.journal, password: configuration.journalPassword)
         } catch {
             throw BridgeServiceError(.startFailed, underlying: error)
         }

@@ -17,8 +17,9 @@ final class CLIBridge {
     let subscriber: Socket
     let folder: URL
 
-    /// Starts `lanes`, then a bridge connected to them, then a subscriber whose subscription is in effect.
-    init(lanes: [SimulatedLane]) throws {
+    /// Starts `lanes`, then a bridge connected to them, then a subscriber whose subscription is in effect. The
+    /// journal is `journal.sqlite` in ``folder``, or `journal` (a PostgreSQL URL) when given.
+    init(lanes: [SimulatedLane], journal: String? = nil) throws {
         context = try Context()
         simulator = Simulator(lanes: lanes, seed: 11)
         let endpoints = try simulator.start()
@@ -26,7 +27,7 @@ final class CLIBridge {
         var yaml = """
             command: tcp://127.0.0.1:*
             events: tcp://127.0.0.1:*
-            journal: \(folder.path)/journal.sqlite
+            journal: \(journal ?? folder.path + "/journal.sqlite")
             abortGraceMs: 200
             terminal: {merchantKey: CLI-TEST-KEY}
             lanes:

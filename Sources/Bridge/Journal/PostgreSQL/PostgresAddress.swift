@@ -3,8 +3,8 @@ import Foundation
 /// Where a journal on PostgreSQL lives: `journal: postgresql://USER@HOST:PORT/DBNAME` (or `postgres://`).
 ///
 /// The password never sits in the URL (a configuration file is read by more people than a secret should
-/// be): it comes from `VIVABRIDGE_JOURNAL_PASSWORD`, else `PGPASSWORD`. ``location`` (logs, events, errors)
-/// never shows it.
+/// be): it comes from `journalPasswordFile:` (``JournalPassword``), else `VIVABRIDGE_JOURNAL_PASSWORD`, else
+/// `PGPASSWORD`. ``location`` (logs, events, errors) never shows it.
 public struct PostgresAddress: Sendable, Equatable {
     /// How the connection uses TLS (`sslmode` as libpq names it).
     public enum TLSMode: String, Sendable, Equatable, CaseIterable {
@@ -25,7 +25,7 @@ public struct PostgresAddress: Sendable, Equatable {
     public var port: Int
     public var database: String
     public var tls: TLSMode
-    /// From the environment, never from the URL.
+    /// From `journalPasswordFile:` or the environment, never from the URL.
     var password: String?
 
     /// The environment variables the password is read from, first set wins.
@@ -44,10 +44,13 @@ public struct PostgresAddress: Sendable, Equatable {
         return lowered.hasPrefix("postgresql://") || lowered.hasPrefix("postgres://")
     }
 
-    /// Reads a `journal:` URL, and the password from `environment`.
+    /// Reads a `journal:` URL, and the password: `password` (read from `journalPasswordFile:`) when given,
+    /// else from `environment`.
     ///
     /// - Throws: ``ConfigurationError`` for `journal` naming what is wrong (never echoing a password).
-    public init(url text: String, environment: [String: String] = [:]) throws(ConfigurationError) {
+    public init(url text: String, password: JournalPassword? = nil, environment: [String: String] = [:])
+        throws(ConfigurationError)
+    {
         guard Self.isURL(text), let components = URLComponents(string: text), let host = components.host,
             !host.isEmpty
         else {
@@ -58,8 +61,9 @@ public struct PostgresAddress: Sendable, Equatable {
         guard components.password == nil else {
             throw ConfigurationError(
                 key: "journal",
-                "holds a password; a password never sits in the configuration: remove it from the URL and set "
-                    + "VIVABRIDGE_JOURNAL_PASSWORD (or PGPASSWORD) in the bridge's environment")
+                "holds a password; a password never sits in the configuration: remove it from the URL and give it "
+                    + "in journalPasswordFile (a file of mode 600), or set VIVABRIDGE_JOURNAL_PASSWORD (or "
+                    + "PGPASSWORD) in the bridge's environment")
         }
         guard let user = components.user, !user.isEmpty else {
             throw ConfigurationError(
@@ -90,6 +94,7 @@ public struct PostgresAddress: Sendable, Equatable {
         self.port = components.port ?? 5432
         self.database = database.removingPercentEncoding ?? database
         self.tls = tls
-        password = Self.passwordVariables.lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        self.password =
+            password?.value ?? Self.passwordVariables.lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
     }
 }

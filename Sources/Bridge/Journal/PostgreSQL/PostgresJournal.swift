@@ -32,8 +32,8 @@ final class PostgresJournal: JournalStore {
             throw JournalError(
                 path: address.location,
                 "cannot connect: \(PostgresProblem(error, address: address)). Check that PostgreSQL runs and "
-                    + "listens there, that the user and database exist, and the password "
-                    + "(\(PostgresAddress.passwordVariables.joined(separator: " or ")))")
+                    + "listens there, that the user and database exist, and the password (journalPasswordFile, "
+                    + "\(PostgresAddress.passwordVariables.joined(separator: " or ")))")
         }
         do {
             try PostgresMigrations.migrate(link)
@@ -175,12 +175,24 @@ final class PostgresJournal: JournalStore {
     // MARK: Retention
 
     func pruneCommands(cutoffMs: Int64, limit: Int) throws -> Int {
-        try link.query(PostgresJournalSQL.pruneCommands, Self.binds(cutoffMs, Int64(limit))).count
+        try Self.pruneCommands(on: link, cutoffMs: cutoffMs, limit: limit)
     }
 
     func pruneCallbacks(cutoffMs: Int64, after: Int64, limit: Int) throws -> (removed: Int, next: Int64?) {
+        try Self.pruneCallbacks(on: link, cutoffMs: cutoffMs, after: after, limit: limit)
+    }
+
+    /// ``pruneCommands(cutoffMs:limit:)`` on `link` (the bridge's connection, or `journal prune`'s).
+    static func pruneCommands(on link: PostgresLink, cutoffMs: Int64, limit: Int) throws -> Int {
+        try link.query(PostgresJournalSQL.pruneCommands, binds(cutoffMs, Int64(limit))).count
+    }
+
+    /// ``pruneCallbacks(cutoffMs:after:limit:)`` on `link` (the bridge's connection, or `journal prune`'s).
+    static func pruneCallbacks(on link: PostgresLink, cutoffMs: Int64, after: Int64, limit: Int) throws
+        -> (removed: Int, next: Int64?)
+    {
         guard
-            let row = try link.query(PostgresJournalSQL.pruneCallbacks, Self.binds(cutoffMs, after, Int64(limit)))
+            let row = try link.query(PostgresJournalSQL.pruneCallbacks, binds(cutoffMs, after, Int64(limit)))
                 .first
         else { return (0, nil) }
         let (looked, older, last, removed) = try row.decode((Int64, Bool, Int64?, Int64).self)

@@ -31,19 +31,7 @@ enum PostgresMigrations {
             lock.append(migrationLock)
             try link.query("SELECT pg_advisory_xact_lock($1)", lock)
             try link.query("CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            let applied = try link.query("SELECT identifier FROM grdb_migrations ORDER BY identifier").map {
-                try $0.decode(String.self)
-            }
-            let unknown = applied.filter { !known.contains($0) }
-            guard unknown.isEmpty else {
-                throw JournalError(
-                    path: link.address.location,
-                    "was written by a newer vivabridge: it has the migration\(unknown.count == 1 ? "" : "s") "
-                        + "\(unknown.joined(separator: ", ")), which this vivabridge (schema \(known.last ?? "-")) "
-                        + "does not know. Run the newer vivabridge, or restore the database as it was before the "
-                        + "upgrade (docs/JOURNAL.md); no row of it was changed",
-                    code: .fromNewerVersion)
-            }
+            let applied = try refuseNewer(link)
             for step in steps where !applied.contains(step.name) {
                 for statement in step.statements { try link.query(statement) }
                 var name = PostgresBindings()
@@ -57,5 +45,30 @@ enum PostgresMigrations {
             _ = try? link.query("ROLLBACK")
             throw error
         }
+    }
+
+    /// The migrations the journal has had (none when it has no `grdb_migrations` table), once it is known to
+    /// hold none this build does not know.
+    ///
+    /// - Throws: ``JournalError`` (``JournalError/Code/fromNewerVersion``) naming the unknown migrations;
+    ///   ``PostgresProblem`` when PostgreSQL refuses the statement.
+    @discardableResult
+    static func refuseNewer(_ link: PostgresLink) throws -> [String] {
+        let present = try link.query("SELECT to_regclass('grdb_migrations') IS NOT NULL").first?.decode(Bool.self)
+        guard present == true else { return [] }
+        let applied = try link.query("SELECT identifier FROM grdb_migrations ORDER BY identifier").map {
+            try $0.decode(String.self)
+        }
+        let unknown = applied.filter { !known.contains($0) }
+        guard unknown.isEmpty else {
+            throw JournalError(
+                path: link.address.location,
+                "was written by a newer vivabridge: it has the migration\(unknown.count == 1 ? "" : "s") "
+                    + "\(unknown.joined(separator: ", ")), which this vivabridge (schema \(known.last ?? "-")) "
+                    + "does not know. Run the newer vivabridge, or restore the database as it was before the "
+                    + "upgrade (docs/JOURNAL.md); no row of it was changed",
+                code: .fromNewerVersion)
+        }
+        return applied
     }
 }
