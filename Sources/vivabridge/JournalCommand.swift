@@ -36,7 +36,9 @@ struct JournalCommand: ParsableCommand {
 struct JournalCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check the journal's integrity (a file: read-only, a running bridge may keep writing; a PostgreSQL URL: creates or migrates its schema first).",
+        abstract:
+            "Check the journal's integrity (a file: read-only, a running bridge may keep writing; "
+            + "a PostgreSQL URL: its schema created or migrated first).",
         discussion: """
             Exits 0 and prints "journal OK" when intact, 1 with every problem found (one a line). On PostgreSQL \
             it first creates or migrates the journal's schema as `run` does (so it prepares an empty database, \
