@@ -26,15 +26,7 @@ final class PostgresJournal: JournalStore {
     init(address: PostgresAddress, leaseEpoch: Int? = nil) throws {
         self.address = address
         self.leaseEpoch = leaseEpoch
-        do {
-            link = try PostgresLink(address: address, role: "journal")
-        } catch {
-            throw JournalError(
-                path: address.location,
-                "cannot connect: \(PostgresProblem(error, address: address)). Check that PostgreSQL runs and "
-                    + "listens there, that the user and database exist, and the password (journalPasswordFile, "
-                    + "\(PostgresAddress.passwordVariables.joined(separator: " or ")))")
-        }
+        link = try PostgresLink.journal(address, role: "journal")
         do {
             try PostgresMigrations.migrate(link)
             places = try Self.readPlaces(link)

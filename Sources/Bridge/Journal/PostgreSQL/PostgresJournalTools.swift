@@ -10,16 +10,7 @@ public enum PostgresJournalTools {
     ///
     /// - Throws: ``JournalError`` naming the database (never the password) and what to do.
     static func open(_ address: PostgresAddress, mayBeEmpty: Bool = false) throws -> PostgresLink {
-        let link: PostgresLink
-        do {
-            link = try PostgresLink(address: address, role: "tools")
-        } catch {
-            throw JournalError(
-                path: address.location,
-                "cannot connect: \(PostgresProblem(error, address: address)). Check that PostgreSQL runs and "
-                    + "listens there, that the user and database exist, and the password (journalPasswordFile, "
-                    + "\(PostgresAddress.passwordVariables.joined(separator: " or ")))")
-        }
+        let link = try PostgresLink.journal(address, role: "tools")
         do {
             try PostgresMigrations.refuseNewer(link)
             if !mayBeEmpty {

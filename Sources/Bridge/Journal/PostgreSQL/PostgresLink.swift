@@ -39,6 +39,22 @@ final class PostgresLink: Sendable {
         _ = try connected()
     }
 
+    /// Connects to the journal's database for `role`, or throws what a person can act on.
+    ///
+    /// - Throws: ``JournalError`` naming the database (never its password), what PostgreSQL or the network
+    ///   said, and what to check.
+    static func journal(_ address: PostgresAddress, role: String) throws -> PostgresLink {
+        do {
+            return try PostgresLink(address: address, role: role)
+        } catch {
+            throw JournalError(
+                path: address.location,
+                "cannot connect: \(PostgresProblem(error, address: address)). Check that PostgreSQL runs and "
+                    + "listens there, that the user and database exist, and the password (journalPasswordFile, "
+                    + "\(PostgresAddress.passwordVariables.joined(separator: " or ")))")
+        }
+    }
+
     /// The connection, opened again when it was lost.
     private func connected() throws -> PostgresConnection {
         if let open = connection.withLock({ $0 }), !open.isClosed { return open }
