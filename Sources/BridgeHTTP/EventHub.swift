@@ -267,24 +267,31 @@ final class EventHub: Sendable {
     }
 
     /// Reads the tap until the hub closes or the bridge's ZeroMQ context ends, then closes its socket
-    /// (the bridge cannot finish stopping before it does).
+    /// (the bridge cannot finish stopping before it does). Attaches again whenever the bridge's loop bound the
+    /// tap anew (``EventTap/binding``: a bridge on a shared journal that took the lease back).
     private func read() {
-        let socket: Socket
-        do {
-            socket = try bridge.makeTapSubscriber()
-        } catch {
-            logger.error("the /events reader could not attach to the bridge", metadata: ["error": "\(error)"])
-            close()
-            return
-        }
+        var attached: (socket: Socket, poller: Poller, binding: Int)?
         defer {
-            socket.close()
+            attached?.socket.close()
             close()
         }
-        let poller = Poller()
-        poller.add(socket)
         let snapshotTopic = Array(EventTap.snapshotTopic.utf8)
         while !state.withLock({ $0.closed }) {
+            if attached?.binding != bridge.tap.binding {
+                attached?.socket.close()
+                attached = nil
+                let binding = bridge.tap.binding
+                do {
+                    let socket = try bridge.makeTapSubscriber()
+                    let poller = Poller()
+                    poller.add(socket)
+                    attached = (socket, poller, binding)
+                } catch {
+                    logger.error("the /events reader could not attach to the bridge", metadata: ["error": "\(error)"])
+                    return
+                }
+            }
+            guard let (socket, poller, _) = attached else { return }
             do {
                 askAgainForLostSnapshots()
                 guard try poller.poll(timeoutMilliseconds: 200) > 0 else { continue }

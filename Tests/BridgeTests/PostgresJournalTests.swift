@@ -172,6 +172,41 @@ struct PostgresJournalTests {
         #expect(try Self.rows("SELECT id FROM commands ORDER BY seq", in: url) == [["unsure"], ["fresh"]])
     }
 
+    @Test("retention is fenced by the lease as commits are: under another's lease it removes nothing, leaseLost")
+    func retentionFencedByTheLease() throws {
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.createDatabase()
+        let journal = try PostgresJournal(address: try PostgresAddress(url: url), leaseEpoch: 40)
+        defer { journal.close() }
+        let old = SystemBridgeClock().nowMs() - 86_400_000
+        try cluster.psql(
+            """
+            INSERT INTO command_log(seq, id, lane, action, fingerprint, created_ms) VALUES
+                (1, 'paid', 'lane-1', 'sale', '{}', \(old));
+            INSERT INTO outcome_log(command_seq, lane, action, outcome, reply, at_ms) VALUES
+                (1, 'lane-1', 'sale', 'success', '{}', \(old));
+            INSERT INTO callbacks(lane, received_ms, fields, matched_id, command_seq, disposition) VALUES
+                ('lane-1', \(old), '{}', NULL, NULL, 'orphan');
+            UPDATE journal_lease SET epoch = 41, instance = 'intruder',
+                expires_at = clock_timestamp() + interval '1 minute';
+            """, database: url)
+        let cutoff = SystemBridgeClock().nowMs()
+        let lost: (any Error) -> Bool = {
+            ($0 as? JournalError)?.code == .leaseLost && "\($0)".contains("held by intruder at epoch 41")
+        }
+        #expect(performing: { try journal.pruneCommands(cutoffMs: cutoff, limit: 100) }, throws: lost)
+        #expect(performing: { try journal.pruneCallbacks(cutoffMs: cutoff, after: 0, limit: 100) }, throws: lost)
+        #expect(try Self.rows("SELECT COUNT(*) FROM command_log", in: url) == [["1"]])
+        #expect(try Self.rows("SELECT COUNT(*) FROM outcome_log", in: url) == [["1"]])
+        #expect(try Self.rows("SELECT COUNT(*) FROM callbacks", in: url) == [["1"]])
+
+        // Under its own lease, the same batches remove them.
+        try cluster.psql("UPDATE journal_lease SET epoch = 40, instance = 'this'", database: url)
+        #expect(try journal.pruneCommands(cutoffMs: cutoff, limit: 100) == 1)
+        #expect(try journal.pruneCallbacks(cutoffMs: cutoff, after: 0, limit: 100).removed == 1)
+        #expect(try Self.rows("SELECT COUNT(*) FROM outcome_log", in: url) == [["0"]])
+    }
+
     @Test("the epoch grows by one at every start, in the journal's meta table")
     func epoch() throws {
         let url = try PostgresCluster.shared().createDatabase()

@@ -123,6 +123,9 @@ struct StandbyTests {
         let firstEpoch = try #require(try first.waitForRole("active")?["epoch"]?.intValue)
         let client = try CommandClient(try first.commandEndpoint())
         #expect(shared.simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
+        // A viewer of the first activation: the HTTP listener's reader of the tap starts with it.
+        let firstLines = try first.events { $0.first?.contains(#""topic":"lanes""#) == true }
+        #expect(firstLines.first?.contains(#""epoch":\#(firstEpoch)"#) == true, "\(firstLines)")
 
         try cluster.psql(
             """
@@ -151,6 +154,16 @@ struct StandbyTests {
             })
         let sold = try CommandClient(command).call(Self.sale("after-fencing"))
         #expect(sold?["outcome"]?.stringValue == "success", "\(String(describing: sold))")
+        // Its `/events` follows the new activation: a new viewer gets its snapshot, then its heartbeat.
+        let lines = try first.events { lines in
+            lines.first?.contains(#""topic":"lanes""#) == true
+                && lines.contains { $0.contains(#""topic":"bridge.heartbeat.beat""#) }
+        }
+        let snapshot = try #require(
+            lines.first.flatMap { try? JSONValue.parse(Array($0.utf8)).objectValue }, "no /events snapshot: \(lines)")
+        #expect(snapshot["topic"]?.stringValue == "lanes")
+        #expect(snapshot["epoch"]?.intValue == again["epoch"]?.intValue)
+        #expect(lines.contains { $0.contains(#""topic":"bridge.heartbeat.beat""#) }, "\(lines)")
     }
 
     @Test("PostgreSQL stopped under the active bridge: it refuses commands, then stops serving and exits 1")

@@ -28,6 +28,8 @@ public final class EventTap: Sendable {
     private let interestGeneration = Atomic<Int>(0)
     /// The `seq` of the event the loop is deciding on, stored before it looks at the viewers.
     private let deciding = Atomic<Int>(0)
+    /// How many times a loop bound ``endpoint`` (``binding``).
+    private let bindings = Atomic<Int>(0)
 
     /// The bridge's own state, which a viewer with a `topic` filter gets whatever its prefixes: the
     /// heartbeat (a page knows the bridge is alive) and the journal's events (whether commands are taken).
@@ -61,6 +63,14 @@ public final class EventTap: Sendable {
         interest.withLock { $0.remove(filter) }
         interestGeneration.add(1, ordering: .sequentiallyConsistent)
     }
+
+    /// Moves each time a loop binds ``endpoint``, after it did: a bridge on a shared journal binds it anew at
+    /// each activation, and an inproc connection made before does not follow (its bind is gone). A reader
+    /// that reads this before it connects, and connects again whenever it moved since, reads the loop now bound.
+    public var binding: Int { bindings.load(ordering: .sequentiallyConsistent) }
+
+    /// The loop bound ``endpoint``.
+    func bound() { bindings.add(1, ordering: .sequentiallyConsistent) }
 
     /// The loop is deciding who is shown the event `seq` (before it reads ``hasViewers`` or the interest).
     func deciding(seq: Int) { deciding.store(seq, ordering: .sequentiallyConsistent) }

@@ -12,6 +12,11 @@ extension BridgeLoop {
                 metadata: [
                     "commands": "\(removed.commands)", "callbacks": "\(removed.callbacks)", "days": "\(retention.days)",
                 ])
+        } catch let error as JournalError where error.code == .leaseLost {
+            // Another bridge may serve now: nothing more leaves this one, as when a commit finds the lease lost.
+            logger.critical(
+                "the journal's lease is lost: this bridge stops serving at once", metadata: ["error": "\(error)"])
+            correlator.stopNow()
         } catch {
             logger.warning(
                 "journal retention: removing old commands failed; the next try is in a day",

@@ -99,6 +99,7 @@ final class BridgeLoop {
         let own = try Self.bindOwnSockets(
             context: context, configuration: configuration, controlEndpoint: controlEndpoint,
             tapEndpoint: observation.tap.endpoint)
+        observation.tap.bound()
         control = own.control
         tapSocket = own.tap
         commands = own.commands

@@ -91,6 +91,28 @@ final class StandbyBridge {
         return nil
     }
 
+    /// Follows its `/events` and returns the `data:` lines' JSON, in order, once `done` says so or `timeout`
+    /// seconds passed (what came by then).
+    func events(timeout: TimeInterval = 10, until done: ([String]) -> Bool) throws -> [String] {
+        let port = try #require(URL(string: http)?.port, "no port in \(http)")
+        let connection = try LoopbackHTTP(port: port, timeoutMs: 200)
+        defer { connection.close() }
+        try connection.get("/events", closing: false)
+        var raw: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var lines: [String] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let count = connection.receive(into: &buffer)
+            if count == 0 { break }
+            if count > 0 { raw.append(contentsOf: buffer[0..<count]) }
+            lines = raw.split(separator: 10).map { String(decoding: $0, as: UTF8.self) }
+                .filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+            if done(lines) { break }
+        }
+        return lines
+    }
+
     /// The command endpoint its banner names, once it serves.
     func commandEndpoint() throws -> String {
         let line = try #require(child.waitForLine(containing: "commands (ROUTER):"), "\(child.errorOutput)")

@@ -96,15 +96,27 @@ final class PostgresJournal: JournalStore {
         }
         var binds = rows.binds
         binds.append(Int64(leaseEpoch))
+        _ = try fenced(
+            PostgresJournalSQL.fencedCommit, binds, on: link, leaseEpoch: leaseEpoch,
+            nothing: "nothing of this commit was written")
+    }
+
+    /// Runs a statement fenced by the lease of `leaseEpoch` (``PostgresLeaseSQL/refuseWithoutLease``).
+    ///
+    /// - Throws: ``JournalError`` (``JournalError/Code/leaseLost``) when the lease is no longer this bridge's,
+    ///   `nothing` (what was not done) said; ``PostgresProblem`` for any other failure.
+    private static func fenced(
+        _ sql: String, _ binds: PostgresBindings, on link: PostgresLink, leaseEpoch: Int, nothing: String
+    ) throws -> [PostgresRow] {
         do {
-            try link.query(PostgresJournalSQL.fencedCommit, binds)
+            return try link.query(sql, binds)
         } catch let problem as PostgresProblem {
             guard let range = problem.description.range(of: PostgresLeaseSQL.lostMarker) else { throw problem }
             let holder = problem.description[range.upperBound...].prefix { $0 != "\"" }
             throw JournalError(
                 path: link.address.location,
-                "\(JournalError.leaseLostPhrase) (epoch \(leaseEpoch); the lease is now\(holder)): nothing of "
-                    + "this commit was written. Another bridge took over, or this one could not renew the lease "
+                "\(JournalError.leaseLostPhrase) (epoch \(leaseEpoch); the lease is now\(holder)): \(nothing). "
+                    + "Another bridge took over, or this one could not renew the lease "
                     + "in time; this bridge stops serving and waits as standby",
                 code: .leaseLost)
         }
@@ -166,27 +178,44 @@ final class PostgresJournal: JournalStore {
 
     // MARK: Retention
 
+    /// Fenced by the lease when one is held, as commits are: ``JournalError/Code/leaseLost``, nothing removed.
     func pruneCommands(cutoffMs: Int64, limit: Int) throws -> Int {
-        try Self.pruneCommands(on: link, cutoffMs: cutoffMs, limit: limit)
+        try Self.pruneCommands(on: link, cutoffMs: cutoffMs, limit: limit, leaseEpoch: leaseEpoch)
     }
 
+    /// Fenced by the lease when one is held, as commits are: ``JournalError/Code/leaseLost``, nothing removed.
     func pruneCallbacks(cutoffMs: Int64, after: Int64, limit: Int) throws -> (removed: Int, next: Int64?) {
-        try Self.pruneCallbacks(on: link, cutoffMs: cutoffMs, after: after, limit: limit)
+        try Self.pruneCallbacks(on: link, cutoffMs: cutoffMs, after: after, limit: limit, leaseEpoch: leaseEpoch)
     }
 
-    /// ``pruneCommands(cutoffMs:limit:)`` on `link` (the bridge's connection, or `journal prune`'s).
-    static func pruneCommands(on link: PostgresLink, cutoffMs: Int64, limit: Int) throws -> Int {
-        try link.query(PostgresJournalSQL.pruneCommands, binds(cutoffMs, Int64(limit))).count
-    }
-
-    /// ``pruneCallbacks(cutoffMs:after:limit:)`` on `link` (the bridge's connection, or `journal prune`'s).
-    static func pruneCallbacks(on link: PostgresLink, cutoffMs: Int64, after: Int64, limit: Int) throws
-        -> (removed: Int, next: Int64?)
+    /// ``pruneCommands(cutoffMs:limit:)`` on `link` (the bridge's connection, or `journal prune`'s), fenced by
+    /// the lease of `leaseEpoch` when one is given.
+    static func pruneCommands(on link: PostgresLink, cutoffMs: Int64, limit: Int, leaseEpoch: Int? = nil) throws
+        -> Int
     {
-        guard
-            let row = try link.query(PostgresJournalSQL.pruneCallbacks, binds(cutoffMs, after, Int64(limit)))
-                .first
-        else { return (0, nil) }
+        guard let leaseEpoch else {
+            return try link.query(PostgresJournalSQL.pruneCommands, binds(cutoffMs, Int64(limit))).count
+        }
+        return try fenced(
+            PostgresJournalSQL.fencedPruneCommands, binds(cutoffMs, Int64(limit), Int64(leaseEpoch)), on: link,
+            leaseEpoch: leaseEpoch, nothing: "nothing was removed"
+        ).count
+    }
+
+    /// ``pruneCallbacks(cutoffMs:after:limit:)`` on `link` (the bridge's connection, or `journal prune`'s),
+    /// fenced by the lease of `leaseEpoch` when one is given.
+    static func pruneCallbacks(
+        on link: PostgresLink, cutoffMs: Int64, after: Int64, limit: Int, leaseEpoch: Int? = nil
+    ) throws -> (removed: Int, next: Int64?) {
+        let rows =
+            if let leaseEpoch {
+                try fenced(
+                    PostgresJournalSQL.fencedPruneCallbacks, binds(cutoffMs, after, Int64(limit), Int64(leaseEpoch)),
+                    on: link, leaseEpoch: leaseEpoch, nothing: "nothing was removed")
+            } else {
+                try link.query(PostgresJournalSQL.pruneCallbacks, binds(cutoffMs, after, Int64(limit)))
+            }
+        guard let row = rows.first else { return (0, nil) }
         let (looked, older, last, removed) = try row.decode((Int64, Bool, Int64?, Int64).self)
         // Over when it reached the last callback, or when every one it looked at was received after the cutoff.
         let next: Int64? = looked < limit || !older ? nil : last

@@ -162,18 +162,46 @@ enum PostgresJournalSQL {
 
     /// Up to `$2` of the commands `journal prune` removes at the cutoff `$1`, oldest first, with their outcomes.
     static let pruneCommands = """
-        WITH doomed AS (
+        WITH \(pruneCommandsBody)
+        DELETE FROM command_log WHERE seq IN (SELECT seq FROM doomed) RETURNING seq
+        """
+
+    /// ``pruneCommands``'s choice of commands and removal of their outcomes, after `WITH`.
+    private static let pruneCommandsBody = """
+        doomed AS (
             SELECT seq FROM commands WHERE created_ms < $1 AND \(numbered(JournalPrune.removable))
             ORDER BY created_ms LIMIT $2),
         outcomes AS (DELETE FROM outcome_log WHERE command_seq IN (SELECT seq FROM doomed))
-        DELETE FROM command_log WHERE seq IN (SELECT seq FROM doomed) RETURNING seq
+        """
+
+    /// ``pruneCommands`` under the journal's lease of epoch `$3`: the whole statement fails, nothing removed,
+    /// when the lease is another's or ran out (as ``fencedCommit``).
+    static let fencedPruneCommands = """
+        WITH \(PostgresLeaseSQL.fence(epoch: 3)),
+        \(pruneCommandsBody),
+        gone AS (DELETE FROM command_log WHERE seq IN (SELECT seq FROM doomed) RETURNING seq)
+        SELECT seq FROM gone
+        UNION ALL
+        \(PostgresLeaseSQL.refuseWithoutLease())
         """
 
     /// Looks at up to `$3` callbacks after the sequence `$2` and removes those `journal prune` removes at the
     /// cutoff `$1`: returns how many it looked at, whether one was received before the cutoff, the last
     /// sequence it looked at, and how many it removed.
-    static let pruneCallbacks = """
-        WITH looked AS (
+    static let pruneCallbacks = "WITH \(pruneCallbacksBody)"
+
+    /// ``pruneCallbacks`` under the journal's lease of epoch `$4`: the whole statement fails, nothing removed,
+    /// when the lease is another's or ran out (as ``fencedCommit``).
+    static let fencedPruneCallbacks = """
+        WITH \(PostgresLeaseSQL.fence(epoch: 4)),
+        \(pruneCallbacksBody)
+        UNION ALL
+        \(PostgresLeaseSQL.refuseWithoutLease(", NULL, NULL, NULL"))
+        """
+
+    /// ``pruneCallbacks`` after `WITH`.
+    private static let pruneCallbacksBody = """
+        looked AS (
             SELECT seq, received_ms < $1 AS older, \(numbered(JournalPrune.removableCallback)) AS removable
             FROM callbacks WHERE seq > $2 ORDER BY seq LIMIT $3),
         gone AS (DELETE FROM callbacks WHERE seq IN (SELECT seq FROM looked WHERE removable) RETURNING 1)

@@ -50,15 +50,26 @@ enum PostgresLeaseSQL {
     /// A commit's lease check, as common table expressions that precede its writes: the lease row of epoch `$6`,
     /// unexpired, locked `FOR SHARE` until the commit ends (a takeover's `UPDATE` waits for it, and one that
     /// committed first leaves the check empty).
-    static let fence = """
-        fence AS MATERIALIZED (
-            SELECT epoch FROM journal_lease WHERE id = 1 AND epoch = $6 AND expires_at > clock_timestamp() FOR SHARE)
+    static let fence = fence(epoch: 6)
+
+    /// ``fence`` with the epoch in parameter `$parameter`.
+    static func fence(epoch parameter: Int) -> String {
         """
+        fence AS MATERIALIZED (
+            SELECT epoch FROM journal_lease WHERE id = 1 AND epoch = $\(parameter) AND expires_at > clock_timestamp()
+            FOR SHARE)
+        """
+    }
 
     /// Fails the statement, so none of its writes is kept, when the check found no lease: the message names
     /// who holds it (a cast of a column's value, which PostgreSQL cannot fold into an error at planning).
-    static let refuseWithoutLease = """
-        SELECT CAST('\(lostMarker): held by ' || l.instance || ' at epoch ' || l.epoch AS INTEGER)
+    static let refuseWithoutLease = refuseWithoutLease()
+
+    /// ``refuseWithoutLease`` with `more` after its one column (`, NULL, …`: as many as the statement's).
+    static func refuseWithoutLease(_ more: String = "") -> String {
+        """
+        SELECT CAST('\(lostMarker): held by ' || l.instance || ' at epoch ' || l.epoch AS INTEGER)\(more)
         FROM journal_lease l WHERE l.id = 1 AND NOT EXISTS (SELECT 1 FROM fence)
         """
+    }
 }
