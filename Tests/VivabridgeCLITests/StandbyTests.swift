@@ -61,7 +61,9 @@ struct StandbyTests {
         let second = try shared.start("bridge-b", events: port.endpoint)
         defer { stop(second) }
         _ = try #require(try second.waitForRole("standby"))
-        let subscriber = try EventTap(port.endpoint)
+        // Retried every 10 ms: it must be connected within the second the new active waits before it
+        // announces itself, even on a loaded machine.
+        let subscriber = try EventTap(port.endpoint, reconnectMs: 10)
         let client = try CommandClient(try first.commandEndpoint())
         try client.send(Self.sale("in-flight"))
         #expect(shared.simulator.waitForPhase(lane: "lane-1", .host, timeout: .seconds(15)))

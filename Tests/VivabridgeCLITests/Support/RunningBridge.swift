@@ -108,9 +108,12 @@ final class EventTap {
     private let context: Context
     private let socket: Socket
 
-    init(_ endpoint: String) throws {
+    /// Subscribes to everything at `endpoint`; `reconnectMs` retries a connection nobody accepts yet that often
+    /// (ZeroMQ's default is 100 ms), for a test that must hear an endpoint's first events soon after it binds.
+    init(_ endpoint: String, reconnectMs: Int32? = nil) throws {
         context = try Context()
         socket = try Socket(context, .sub)
+        if let reconnectMs { try socket.setReconnectInterval(reconnectMs) }
         try socket.subscribe("")
         try socket.connect(endpoint)
     }
