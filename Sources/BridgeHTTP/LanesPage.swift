@@ -1,14 +1,15 @@
 /// The live lanes page served at `/`: one self-contained document (inline CSS and JavaScript, nothing
 /// fetched from elsewhere, no build step) that follows `/events` and is meant for a wall screen.
 ///
-/// A row per lane (link, command in flight and its age, last result, open batch), today's money outcomes
-/// per kind (sales approved, payments declined, refunds, aborted, unknown, not delivered: a batch opened, an
-/// abort or a reprint is no sale approved; each card carries `data-kind`), and banners when the bridge restarted (a new `epoch`) or went silent (no heartbeat for two
-/// intervals). Each lane's row carries `data-lane`, `data-link`, `data-outcome` and, for a result that
-/// came on the stream (not in the snapshot), `data-result-seq`, for scripts and tests; `?beats=N` stops
-/// following after N heartbeats, `?beats=0` right after the first snapshot (scripts/page-check). The header
-/// names the bridge's `instance` and `role` (from `/readyz`, every 2 s; `#role` carries `data-role`), and a
-/// standby says so instead of "no contact".
+/// A row per lane (link, command in flight and its age, last result in the words of ``LastResultLabel``,
+/// open batch), today's money outcomes per kind (sales approved, payments declined, refunds, aborted, unknown,
+/// not delivered: a batch opened, an abort or a reprint is no sale approved; each card carries `data-kind`),
+/// and banners when the bridge restarted (a new `epoch`) or went silent (no heartbeat for two intervals). Each
+/// lane's row carries `data-lane`, `data-link`, `data-outcome` and, for a result that came on the stream (not in
+/// the snapshot), `data-result-seq`, for scripts and tests; `?beats=N` stops following after N heartbeats,
+/// `?beats=0` right after the first snapshot (scripts/page-check). The header names the bridge's `instance` and
+/// `role` (from `/readyz`, every 2 s; `#role` carries `data-role`), and a standby says so instead of "no
+/// contact".
 enum LanesPage {
     static let html = #"""
         <!doctype html>
@@ -94,8 +95,12 @@ enum LanesPage {
         <footer id="foot">Waiting for the bridge…</footer>
         <script>
         "use strict";
-        const LABELS = { success: "Approved", failure: "Declined", aborted: "Aborted", unknown: "Unknown: check",
-          undeliverable: "Not delivered", superseded: "Superseded", nothing_to_abort: "Nothing to abort", rejected: "Rejected" };
+        // The words, from the bridge (LastResultLabel): a last result's badge by action then outcome (a batch, a
+        // look-up or a reprint is "Batch done", never "Approved"); by outcome alone for an action not in the table.
+        const BADGES = \#(LastResultLabel.badgesTable);
+        const WORDS = \#(LastResultLabel.wordsTable);
+        const ACTIONS = \#(LastResultLabel.namesTable);
+        const badge = (r) => (BADGES[r.action] || {})[r.outcome] || WORDS[r.outcome] || r.outcome;
         // Today's cards: money outcomes per kind, from the snapshot's counts by action then outcome. A batch
         // opened, an abort that stopped a sale or a reprint moves no money and is on no card.
         const PAYMENTS = ["sale", "capture_pre_auth"], HOLDS = ["pre_auth"], REFUNDS = ["cancel", "unreferenced_refund", "fast_refund"];
@@ -116,7 +121,6 @@ enum LanesPage {
           if (earlier && c[earlier] > 0) c[earlier] -= 1;
         }
         const STATES = { accepted: "starting", forwarded: "sent to the terminal", delivered: "on the terminal" };
-        const ACTIONS = { sale: "Sale", cancel: "Refund", abort: "Abort", batch: "Batch", transactionDetails: "Look-up" };
         const s = { epoch: null, seq: 0, order: [], lanes: {}, today: {}, hasToday: false, lastBeat: 0, beatMs: 2000, open: false,
           restart: null, journal: null, snapshots: 0, beats: 0 };
         // ?beats=N: stop following after N heartbeats (a preview for headless browsers, whose virtual clock
@@ -183,7 +187,8 @@ enum LanesPage {
           if (subject === "lane") {
             if (event === "connected") l.up = true;
             if (event === "disconnected") l.up = false;
-          } else if (subject === "batch") {
+          } else if (subject === "batch" && (event === "opened" || event === "closed")) {
+            // The lane's batch; a batch command's own events (batch.accepted, batch.result) are a command's.
             l.batch = event === "opened" ? { name: msg.batchName, id: msg.batchId, openedAt: msg.time, automatic: !!msg.automatic } : null;
           } else if (event === "accepted" && subject !== "abort") {
             l.inFlight = { action: subject, id: msg.id, state: "accepted", since: msg.time };
@@ -211,7 +216,7 @@ enum LanesPage {
             const flight = f ? `${esc(ACTIONS[f.action] || f.action)} <span class="small">${esc(f.id)}</span><br><span class="small">${esc(STATES[f.state] || f.state)}</span>`
               + (f.since ? `<span class="age" data-since="${esc(f.since)}">${age(f.since)}</span>` : "") : `<span class="muted">idle</span>`;
             const r = l.last;
-            const last = r ? `<span class="badge ${esc(r.outcome)}">${esc(LABELS[r.outcome] || r.outcome)}</span>${euros(r.amount)}`
+            const last = r ? `<span class="badge ${esc(r.outcome)}">${esc(badge(r))}</span>${euros(r.amount)}`
               + `<br><span class="small">${esc(ACTIONS[r.action] || r.action)} ${esc(r.id)} · ${hhmm(r.at)}</span>` : `<span class="muted">none yet</span>`;
             const b = l.batch;
             const batch = b ? `${esc(b.name || (b.automatic ? "automatic" : "open"))}<br><span class="small">since ${hhmm(b.openedAt)}</span>` : `<span class="muted">no batch open</span>`;
