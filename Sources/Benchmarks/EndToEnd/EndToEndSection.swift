@@ -34,13 +34,7 @@ struct EndToEndSection {
 
     func run() -> SectionResult {
         var out = SectionResult()
-        let wire: Wire
-        do {
-            wire = try Wire.probe(encoding: shape.encoding)
-        } catch {
-            out.failures.append("e2e: probing the simulator's callback failed: \(error)")
-            return out
-        }
+        guard let wire = Wire.probe(encoding: shape.encoding, section: "e2e", into: &out) else { return out }
         out.notes.append(
             "e2e: \(shape.lanes) lanes (ios, \(shape.encoding == .clean ? "clean" : "realistic") callbacks, 0 ms phases), "
                 + "\(shape.clients) DEALER clients x window \(shape.window), tcp loopback, "

@@ -33,6 +33,17 @@ struct Wire: Sendable {
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 
+    /// ``probe(encoding:)`` for a section of the report: nil when it failed, the failure then added to
+    /// `result`'s, named by `section` (whose rows all need it).
+    static func probe(encoding: CallbackEncoding, section: String, into result: inout SectionResult) -> Wire? {
+        do {
+            return try probe(encoding: encoding)
+        } catch {
+            result.failures.append("\(section): probing the simulator's callback failed: \(error)")
+            return nil
+        }
+    }
+
     /// Builds the sample URL with the bridge's own code and asks a simulated lane for its callback.
     static func probe(encoding: CallbackEncoding) throws -> Wire {
         let command = try CommandDecoder().decode(Array(saleJSON(id: sampleId, lane: 0).utf8))

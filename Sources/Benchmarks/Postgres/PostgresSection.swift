@@ -15,13 +15,7 @@ struct PostgresSection {
 
     func run() -> SectionResult {
         var out = SectionResult()
-        let wire: Wire
-        do {
-            wire = try Wire.probe(encoding: shape.encoding)
-        } catch {
-            out.failures.append("postgres: probing the simulator's callback failed: \(error)")
-            return out
-        }
+        guard let wire = Wire.probe(encoding: shape.encoding, section: "postgres", into: &out) else { return out }
         log("  postgres: starting a cluster (initdb, pg_ctl) ...")
         let cluster: PostgresCluster
         do {
