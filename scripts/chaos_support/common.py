@@ -1,4 +1,5 @@
-"""What both chaos runs share: pyzmq, the ports, the sale deadline and the simulator's record of request URLs."""
+"""What both chaos runs share: pyzmq, the ports, the sale deadline, the simulator's record of request URLs and
+the shape of the summary."""
 import os
 import random
 import socket
@@ -60,3 +61,17 @@ def repeated_references(requests):
     for lane, ref, _, _ in requests:
         seen[(lane, ref)] = seen.get((lane, ref), 0) + 1
     return [(lane, ref, count) for (lane, ref), count in sorted(seen.items()) if count > 1]
+
+
+def report(title, parts, violations, before):
+    """Prints the run's summary, `<title>: ` then `parts` joined by commas, then the first 25 violations of the
+    results and the first 25 of the checks from `before` on; the exit status: 1 on any violation, else 0."""
+    print(f"{title}: " + ", ".join(parts))
+    for violation in violations[:25] + violations[before:before + 25]:
+        print(f"violation: {violation}")
+    return 1 if violations else 0
+
+
+def outcome_counts(outcomes):
+    """The outcomes counted, as the summary prints them: a dict by name, in order."""
+    return dict(sorted((str(k), v) for k, v in outcomes.items()))

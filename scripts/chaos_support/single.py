@@ -6,7 +6,8 @@ import signal
 import subprocess
 import time
 
-from .common import FINAL, SALE_TIMEOUT_MS, free_port, recorded_requests, repeated_references, zmq
+from .common import (FINAL, SALE_TIMEOUT_MS, free_port, outcome_counts, recorded_requests, repeated_references,
+                     report, zmq)
 
 
 class Chaos:
@@ -245,14 +246,13 @@ class Chaos:
         requests = self.check_record()
         repeated = len(self.violations) - before
         seconds = time.monotonic() - started
-        print(f"chaos summary: kills {self.kills}, sales acknowledged {len(self.acknowledged)}, "
-              f"outcomes {dict(sorted((str(k), v) for k, v in self.outcomes.items()))}, "
-              f"re-sent after a kill {self.resent}, still unanswered {len(self.in_flight)}, "
-              f"requests at the relays {requests}, violations {len(self.violations)} "
-              f"({len(self.violations) - repeated} results, {repeated} repeated requests), seconds {seconds:.0f}")
-        for violation in self.violations[:25] + self.violations[before:before + 25]:
-            print(f"violation: {violation}")
-        return 1 if self.violations else 0
+        return report("chaos summary", [
+            f"kills {self.kills}", f"sales acknowledged {len(self.acknowledged)}",
+            f"outcomes {outcome_counts(self.outcomes)}", f"re-sent after a kill {self.resent}",
+            f"still unanswered {len(self.in_flight)}", f"requests at the relays {requests}",
+            f"violations {len(self.violations)} ({len(self.violations) - repeated} results, "
+            f"{repeated} repeated requests)", f"seconds {seconds:.0f}",
+        ], self.violations, before)
 
     def cleanup(self):
         for process in (self.bridge, self.simulator):

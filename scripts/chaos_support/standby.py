@@ -14,7 +14,8 @@ import signal
 import subprocess
 import time
 
-from .common import SALE_TIMEOUT_MS, free_port, recorded_requests, repeated_references, zmq
+from .common import (SALE_TIMEOUT_MS, free_port, outcome_counts, recorded_requests, repeated_references, report,
+                     zmq)
 from .postgres import PostgresCluster
 from .single import Chaos
 
@@ -360,28 +361,23 @@ class StandbyChaos(Chaos):
             self.cluster.dump(os.path.join(self.workdir, "journal.sql"))
         seconds = time.monotonic() - started
         ready, reply = self.takeovers_ready, self.takeovers_reply
-        print(f"chaos summary (standby): kills {self.kills} (+1 closing takeover), "
-              f"sales acknowledged {len(self.acknowledged)}, "
-              f"outcomes {dict(sorted((str(k), v) for k, v in self.outcomes.items()))}, "
-              f"re-sent (Lazy Pirate) {self.resent} (of them after shutting_down {self.shutting_down}), "
-              f"still unanswered {len(self.in_flight)}, "
-              f"requests at the relays {len(requests)}, "
-              f"takeover to /readyz 200 p50 {median(ready):.2f} s max {max(ready):.2f} s ({len(ready)}), "
-              f"to the first reply p50 {median(reply) or 0:.2f} s max {max(reply, default=0):.2f} s ({len(reply)}), "
-              f"violations {len(self.violations)} ({before - self.two_active - self.slow_takeovers} results, "
-              f"{repeated} repeated requests, {false_answers} false answers, {self.two_active} two active, "
-              f"{self.slow_takeovers} slow takeovers), "
-              f"{self.resumed_summary()}"
-              f"seconds {seconds:.0f}")
-        for violation in self.violations[:25] + self.violations[before:before + 25]:
-            print(f"violation: {violation}")
-        return 1 if self.violations else 0
+        return report("chaos summary (standby)", [
+            f"kills {self.kills} (+1 closing takeover)", f"sales acknowledged {len(self.acknowledged)}",
+            f"outcomes {outcome_counts(self.outcomes)}",
+            f"re-sent (Lazy Pirate) {self.resent} (of them after shutting_down {self.shutting_down})",
+            f"still unanswered {len(self.in_flight)}", f"requests at the relays {len(requests)}",
+            f"takeover to /readyz 200 p50 {median(ready):.2f} s max {max(ready):.2f} s ({len(ready)})",
+            f"to the first reply p50 {median(reply) or 0:.2f} s max {max(reply, default=0):.2f} s ({len(reply)})",
+            f"violations {len(self.violations)} ({before - self.two_active - self.slow_takeovers} results, "
+            f"{repeated} repeated requests, {false_answers} false answers, {self.two_active} two active, "
+            f"{self.slow_takeovers} slow takeovers)",
+        ] + self.resumed_summary() + [f"seconds {seconds:.0f}"], self.violations, before)
 
     def resumed_summary(self):
         if self.args.signal != "STOP":
-            return ""
-        return (f"paused bridges once resumed: back to standby {self.resumed_standby}, exited "
-                f"{self.resumed_exited}, ")
+            return []
+        return [f"paused bridges once resumed: back to standby {self.resumed_standby}, exited "
+                f"{self.resumed_exited}"]
 
     def cleanup(self):
         for bridge in self.bridges:
