@@ -134,17 +134,11 @@ struct HTTPLimitsTests {
         await listener.stop()
     }
 
-    /// A ping from a new client (its own context and connection); its reply, nil when none came in 10 s.
+    /// A ping from a new client (its own context and connection, as `vivabridge send` makes them); its reply,
+    /// nil when none came in 10 s.
     static func ping(_ endpoint: String) throws -> JSONObject? {
-        let context = try Context()
-        defer { context.terminate() }
-        let socket = try Socket(context, .dealer)
-        defer { socket.close() }
-        try socket.setReceiveTimeout(10_000)
-        try socket.connect(endpoint)
-        try socket.send([Array(#"{"id":"new-client","action":"ping"}"#.utf8)])
-        guard let frames = try socket.receive(), let last = frames.last else { return nil }
-        return try JSONValue.parse(last).objectValue
+        let ping = Array(#"{"id":"new-client","action":"ping"}"#.utf8)
+        return try CommandConnection.request(ping, id: "new-client", endpoint: endpoint, waitMs: 10_000)?.object
     }
 
     static func gauge(_ harness: BridgeHarness, _ name: String) -> Double {

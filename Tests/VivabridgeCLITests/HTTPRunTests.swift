@@ -86,15 +86,11 @@ struct HTTPRunTests {
         #expect(idle.count == 3000)
         Thread.sleep(forTimeInterval: 1)
 
-        let context = try Context()
-        defer { context.terminate() }
-        let client = try Socket(context, .dealer)
-        defer { client.close() }
-        // Well within the listener's idle timeout (10 s), which would free the descriptors by itself.
-        try client.setReceiveTimeout(3000)
-        try client.connect(command)
-        try client.send([Array(#"{"id":"while-flooded","action":"ping"}"#.utf8)])
-        let reply = try client.receive().flatMap { $0.last }.map { String(decoding: $0, as: UTF8.self) }
+        // A new client (its own context and connection), answered well within the listener's idle timeout
+        // (10 s), which would free the descriptors by itself.
+        let ping = Array(#"{"id":"while-flooded","action":"ping"}"#.utf8)
+        let reply = try CommandConnection.request(ping, id: "while-flooded", endpoint: command, waitMs: 3000)
+            .map { String(decoding: $0.bytes, as: UTF8.self) }
         #expect(reply?.contains(#""outcome":"success""#) == true, "a new client's ping: \(reply ?? "no reply")")
 
         for descriptor in idle { close(descriptor) }
