@@ -33,7 +33,7 @@ final class EventHub: Sendable {
         let filter: TopicPrefixes?
         /// The least `seq` of a snapshot that starts it (``EventTap/viewerJoined(filter:)``): an older
         /// one, asked for by another viewer, could be followed by events the loop built without it in view.
-        let startsAtSeq: Int
+        var startsAtSeq: Int
         /// Closes its connection once its last write had time to go: a viewer dropped, or still connected
         /// at shutdown, that does not read would otherwise hold it (and hold up the listener's stop).
         let closeLater: @Sendable () -> Void
@@ -268,7 +268,8 @@ final class EventHub: Sendable {
 
     /// Reads the tap until the hub closes or the bridge's ZeroMQ context ends, then closes its socket
     /// (the bridge cannot finish stopping before it does). Attaches again whenever the bridge's loop bound the
-    /// tap anew (``EventTap/binding``: a bridge on a shared journal that took the lease back).
+    /// tap anew (``EventTap/binding``: a bridge on a shared journal that took the lease back), and then starts
+    /// every viewer again from a new snapshot (``startViewersAgain()``).
     private func read() {
         var attached: (socket: Socket, poller: Poller, binding: Int)?
         defer {
@@ -278,6 +279,7 @@ final class EventHub: Sendable {
         let snapshotTopic = Array(EventTap.snapshotTopic.utf8)
         while !state.withLock({ $0.closed }) {
             if attached?.binding != bridge.tap.binding {
+                let again = attached != nil
                 attached?.socket.close()
                 attached = nil
                 let binding = bridge.tap.binding
@@ -290,6 +292,7 @@ final class EventHub: Sendable {
                     logger.error("the /events reader could not attach to the bridge", metadata: ["error": "\(error)"])
                     return
                 }
+                if again { startViewersAgain() }
             }
             guard let (socket, poller, _) = attached else { return }
             do {
@@ -321,6 +324,28 @@ final class EventHub: Sendable {
                 return
             }
         }
+    }
+
+    /// The bridge serves again (it took the journal's lease back): a new epoch, whose `seq` counts from the start,
+    /// and lanes another bridge may have served meanwhile. Every viewer is told so in a comment and started
+    /// again by a new snapshot, as a viewer that just came; until then it is sent nothing.
+    private func startViewersAgain() {
+        let comment = ByteBuffer(
+            string: ": reset: the bridge serves again, under a new epoch; a new lanes snapshot follows\n\n")
+        let writes = limits.viewerWrites
+        let limits = limits
+        let drops = state.withLock { state -> [Drop] in
+            for (id, viewer) in state.viewers where !viewer.dropped {
+                state.viewers[id]?.started = false
+                state.viewers[id]?.startsAtSeq = 0
+                state.viewers[id]?.askedAt = .now()
+                Self.deliver(comment, to: id, in: &state, writes: writes)
+            }
+            return Self.enforceTotal(in: &state, limits: limits)
+        }
+        settle(drops)
+        report()
+        bridge.requestLanesSnapshot()
     }
 
     private func askAgainForLostSnapshots() {

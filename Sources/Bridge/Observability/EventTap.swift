@@ -69,8 +69,12 @@ public final class EventTap: Sendable {
     /// that reads this before it connects, and connects again whenever it moved since, reads the loop now bound.
     public var binding: Int { bindings.load(ordering: .sequentiallyConsistent) }
 
-    /// The loop bound ``endpoint``.
-    func bound() { bindings.add(1, ordering: .sequentiallyConsistent) }
+    /// The loop bound ``endpoint``: a new activation, whose events count their `seq` from the start again, so a
+    /// viewer that joins now is started by any of its snapshots (not only by one past the last activation's `seq`).
+    func bound() {
+        deciding.store(0, ordering: .sequentiallyConsistent)
+        bindings.add(1, ordering: .sequentiallyConsistent)
+    }
 
     /// The loop is deciding who is shown the event `seq` (before it reads ``hasViewers`` or the interest).
     func deciding(seq: Int) { deciding.store(seq, ordering: .sequentiallyConsistent) }
