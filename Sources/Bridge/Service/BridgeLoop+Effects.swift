@@ -96,9 +96,9 @@ extension BridgeLoop {
     private func sendReply(_ reply: [UInt8], to target: ReplyTarget) {
         guard case .router(let envelope) = target else { return }
         // A send can take in the news of a message arrived meanwhile: the socket is asked again before the wait.
-        defer { sockets.touched(commands) }
+        defer { sockets.touched(own.commands) }
         do {
-            if try !commands.send(envelope + [reply], wait: false) {
+            if try !own.commands.send(envelope + [reply], wait: false) {
                 logger.warning(
                     "reply dropped: the caller is not reading", metadata: ["reply": "\(Self.replyId(reply))"])
             }
@@ -121,7 +121,7 @@ extension BridgeLoop {
         }
         let topicBytes = topic.utf8
         let subscribed = wanted(topicBytes)
-        let tapped = viewed && tapWants(topicBytes)
+        let tapped = viewed && tapOutbox.wants(topicBytes, of: tap)
         guard subscribed || tapped else {
             stamper.skip()
             return
@@ -129,30 +129,20 @@ extension BridgeLoop {
         let nowMs = clock.nowMs()
         guard subscribed else {
             // For the tap alone: stamped straight into the turn's tap message.
-            EventTap.append(topic: topicBytes, to: &tapMessage) { stamper.stamp(body, nowMs: nowMs, into: &$0) }
+            EventTap.append(topic: topicBytes, to: &tapOutbox.message) { stamper.stamp(body, nowMs: nowMs, into: &$0) }
             return
         }
         let stamped = stamper.stamped(body, nowMs: nowMs)
-        _ = try? events.send([topicBytes, stamped], wait: false)
-        sockets.touched(events)  // as after a reply
-        if tapped { EventTap.append(topic: topicBytes, to: &tapMessage) { $0.append(contentsOf: stamped) } }
-    }
-
-    /// Whether some `/events` viewer is shown an event of `topic`, by the loop's copy of what they want,
-    /// taken again when one came or went.
-    private func tapWants(_ topic: [UInt8]) -> Bool {
-        if let changed = observation.tap.interest(ifChangedSince: tapInterestGeneration) {
-            tapInterest = changed.interest
-            tapInterestGeneration = changed.generation
-        }
-        return tapInterest.wants(topic)
+        _ = try? own.events.send([topicBytes, stamped], wait: false)
+        sockets.touched(own.events)  // as after a reply
+        if tapped { EventTap.append(topic: topicBytes, to: &tapOutbox.message) { $0.append(contentsOf: stamped) } }
     }
 
     /// Sends the turn's events to the tap as one message (``EventTap``).
     func flushTap() {
-        guard !tapMessage.isEmpty else { return }
-        _ = try? tapSocket.send([tapMessage], wait: false)
-        tapMessage.removeAll(keepingCapacity: true)
+        guard !tapOutbox.message.isEmpty else { return }
+        _ = try? own.tap.send([tapOutbox.message], wait: false)
+        tapOutbox.message.removeAll(keepingCapacity: true)
     }
 
     /// The `id` of a serialized reply, for a log line.

@@ -2,7 +2,7 @@ extension BridgeLoop {
     /// Makes the link of a lane a reload added or changed, and watches it beside the others. A link that
     /// cannot be made leaves the lane down (its commands are `undeliverable`), said in an error line.
     func openLink(_ lane: LaneConfiguration) {
-        guard linksByLane[lane.id] == nil else { return }
+        guard links[lane.id] == nil else { return }
         let link: LaneLink
         do {
             link = try makeLink(lane)
@@ -16,23 +16,21 @@ extension BridgeLoop {
             link.close()
             return
         }
-        add(link)
+        links.add(link)
         observeLink(lane.id)
     }
 
     /// Closes the link of a lane a reload removed or changed, once idle: what the link still holds is read
     /// first (a late callback is still a result), then it is no longer watched and the correlator is told.
     func closeLink(_ lane: String) {
-        guard let offset = links.firstIndex(where: { $0.lane == lane }) else {
+        guard let link = links[lane] else {
             correlator.linkClosed(lane)
             observeLink(lane)
             return
         }
-        let link = links[offset]
         readWhatRemains(link)
         unwatch(link)
-        links.remove(at: offset)
-        linksByLane[lane] = nil
+        links.remove(lane: lane)
         link.close()
         correlator.linkClosed(lane)
         observeLink(lane)

@@ -56,7 +56,7 @@ extension BridgeLoop {
         result["seq"] = .number(JSONNumber(stamper.seq))
         result["today"] = .object(todayOutcomes())
         flushTap()
-        EventTap.append(topic: Array(EventTap.snapshotTopic.utf8), to: &tapMessage) {
+        EventTap.append(topic: Array(EventTap.snapshotTopic.utf8), to: &tapOutbox.message) {
             JSONValue.object(result).write(into: &$0)
         }
         flushTap()

@@ -16,6 +16,12 @@ extension BridgeLoop {
                 command: try commands.lastEndpoint, events: try events.lastEndpoint,
                 commandPull: try pull?.lastEndpoint)
         }
+
+        /// Closes each of them.
+        func close() {
+            for socket in [commands, events, tap, control] { socket.close() }
+            pull?.close()
+        }
     }
 
     /// Makes and binds the loop's own sockets (``OwnSockets``), each with its options and security.
@@ -88,17 +94,17 @@ extension BridgeLoop {
     /// events socket's subscriptions and the commands.
     func watchOwnSockets() throws {
         try sockets.watch(writer.wake, stage: .control) { [unowned self] in collectCommits() }
-        try sockets.watch(control, stage: .control) { [unowned self] in readControl() }
-        try sockets.watch(events) { [unowned self] in readSubscriptions() }
-        try sockets.watch(commands) { [unowned self] in readCommands() }
-        if let pull { try sockets.watch(pull) { [unowned self] in readPull(pull) } }
+        try sockets.watch(own.control, stage: .control) { [unowned self] in readControl() }
+        try sockets.watch(own.events) { [unowned self] in readSubscriptions() }
+        try sockets.watch(own.commands) { [unowned self] in readCommands() }
+        if let pull = own.pull { try sockets.watch(pull) { [unowned self] in readPull(pull) } }
     }
 
     /// Makes the link of every configured lane and watches it, at start.
     func openConfiguredLinks() throws {
         for lane in configuration.lanes {
             let link = try makeLink(lane)
-            add(link)
+            links.add(link)
             try watch(link)
         }
     }
@@ -109,12 +115,6 @@ extension BridgeLoop {
             context: context, lane: lane, security: configuration.security,
             heartbeatIntervalMs: configuration.heartbeatIntervalMs,
             heartbeatTimeoutMs: configuration.heartbeatTimeoutMs)
-    }
-
-    /// Counts `link` among the loop's links, by lane.
-    func add(_ link: LaneLink) {
-        links.append(link)
-        linksByLane[link.lane] = link
     }
 
     /// Watches a lane's link and its monitor: the link's messages go to the correlator, at most
@@ -160,7 +160,7 @@ extension BridgeLoop {
     /// Sends frames to a lane's relay without blocking; false when the lane has no link or the link
     /// cannot take them. The link is asked again before the next wait: a send can consume its signal.
     func sendToRelay(_ lane: String, _ frames: [[UInt8]]) -> Bool {
-        guard let link = linksByLane[lane] else { return false }
+        guard let link = links[lane] else { return false }
         sockets.touched(link.socket)
         return link.send(frames)
     }

@@ -25,13 +25,9 @@ final class BridgeLoop {
     var pending = PendingTurns()
     let correlator: Correlator
     var stamper: EventStamper
-    let commands: Socket
-    let pull: Socket?
-    let events: Socket
-    let control: Socket
-    /// Every lane's link, in the order the lanes were opened.
-    var links: [LaneLink] = []
-    var linksByLane: [String: LaneLink] = [:]
+    /// The sockets it binds for others: commands, events, the control channel, the event tap.
+    let own: OwnSockets
+    var links = LaneLinks()
     /// Every socket the loop reads, with what reads it.
     let sockets: LoopSockets
     /// What waits for a journal write that failed (docs/RELIABILITY.md, "Disk full"): journaled, in order,
@@ -39,31 +35,17 @@ final class BridgeLoop {
     var held = HeldTurns()
     /// `journalRetentionDays`, when it is on.
     var retention: JournalRetention?
-    private var lastTickMs: Int64 = 0
-    private var lastHeartbeatMs: Int64 = 0
-    /// When the correlator next has something due, as of the end of the last turn.
-    private var nextDueMs: Int64?
+    private var schedule = LoopSchedule()
     /// The prefixes subscribers asked for (XPUB reports the first subscription to a prefix and the
     /// last unsubscription; with `ZMQ_XPUB_VERBOSE`, which reports every subscription but only the last
     /// unsubscription, these counts would never fall back to zero); an event no prefix matches is counted
     /// but never built.
     private var subscriptions = TopicPrefixes()
-    /// The loop's copy of what `/events` viewers want (``EventTap/interest(ifChangedSince:)``).
-    var tapInterest = TapInterest()
-    var tapInterestGeneration = 0
     let bound: BoundEndpoints
     private let pulse: LoopPulse
     let observation: Observation
     let metrics: LoopMetrics
-    /// The inproc PUB socket of ``EventTap``: the events already built, for in-process readers.
-    let tapSocket: Socket
-    /// The events of this turn for the tap (``EventTap``): sent as one message at the end of the turn
-    /// (``flushTap()``), not one message an event.
-    var tapMessage: [UInt8] = []
-    /// When `bridge.role.active` is due (a PostgreSQL journal's lease holder), nil once published: a second
-    /// after the loop starts, so that subscribers waiting for this bridge's endpoint (ZeroMQ connects again
-    /// every 100 ms) are on when it goes.
-    private var roleActiveDueMs: Int64?
+    var tapOutbox = TapOutbox()
     static let roleActiveDelayMs: Int64 = 1000
     /// Today's final commands per outcome, for the `lanes` snapshot.
     var today = TodayOutcomes()
@@ -96,15 +78,10 @@ final class BridgeLoop {
         if !PostgresAddress.isURL(configuration.journal) {
             Self.warnIfJournalExposed(configuration.journal, logger: logger)
         }
-        let own = try Self.bindOwnSockets(
+        own = try Self.bindOwnSockets(
             context: context, configuration: configuration, controlEndpoint: controlEndpoint,
             tapEndpoint: observation.tap.endpoint)
         observation.tap.bound()
-        control = own.control
-        tapSocket = own.tap
-        commands = own.commands
-        events = own.events
-        pull = own.pull
         bound = try own.bound()
         // Only a bridge that bound every endpoint counts as a start: a failed start leaves the epoch alone.
         stamper = EventStamper(epoch: try journal.nextEpoch())
@@ -147,7 +124,9 @@ final class BridgeLoop {
         observation.live.set(role: .active)
         observation.live.set(.ready)
         observation.metrics.active.record(1)
-        if configuration.journalIsShared { roleActiveDueMs = clock.nowMs() + Self.roleActiveDelayMs }
+        if configuration.journalIsShared {
+            schedule.announceRole(nowMs: clock.nowMs(), afterMs: Self.roleActiveDelayMs)
+        }
         sampleGauges()
         var running = true
         while running {
@@ -155,9 +134,8 @@ final class BridgeLoop {
             if pending.count >= Self.maxPendingTurns { waitForWriter() }
             try sockets.turn(timeoutMilliseconds: pollTimeout())
             let now = clock.nowMs()
-            let ticked = now - lastTickMs >= Self.tickMs || (nextDueMs.map { $0 <= now } ?? false)
+            let ticked = schedule.takeTick(nowMs: now, tickMs: Self.tickMs)
             if ticked {
-                lastTickMs = now
                 correlator.tick()
                 checkJournalHealth()
                 reviveStalledLinks()
@@ -167,16 +145,14 @@ final class BridgeLoop {
             carryOutEffects()
             // Once every turn's writes are committed: a batch never removes a row they were about to change.
             if ticked, retention?.isDue(nowMs: now) == true, waitForPendingTurns(upToMs: 1000) { applyRetention() }
-            if let due = roleActiveDueMs, now >= due {
-                roleActiveDueMs = nil
+            if schedule.takeRoleAnnouncement(nowMs: now) {
                 publish(.roleActive, .object(["instance": .string(observation.live.instance)]))
             }
-            if now - lastHeartbeatMs >= Int64(configuration.heartbeatEventMs) {
-                lastHeartbeatMs = now
+            if schedule.takeHeartbeat(nowMs: now, everyMs: Int64(configuration.heartbeatEventMs)) {
                 publish(.heartbeat, .object(correlator.heartbeatBody()))
             }
             flushTap()
-            nextDueMs = correlator.nextDueMs()
+            schedule.correlatorDue(correlator.nextDueMs())
             if let left = correlator.shutdownTurnEnded(nowMs: clock.nowMs()), left > 0 {
                 logger.warning(
                     "shutdown grace over; outstanding commands stay in the journal for the next start",
@@ -227,15 +203,11 @@ final class BridgeLoop {
 
     private func pollTimeout() -> Int {
         if correlator.hasEffects { return 0 }
-        let now = clock.nowMs()
-        var wait = max(0, lastTickMs + Self.tickMs - now)
-        if let due = nextDueMs { wait = min(wait, max(0, due - now)) }
-        if let due = roleActiveDueMs { wait = min(wait, max(0, due - now)) }
-        return Int(wait)
+        return Int(schedule.waitMs(nowMs: clock.nowMs(), tickMs: Self.tickMs))
     }
 
     func readCommands() {
-        drainCommands(commands) { frames, client in
+        drainCommands(own.commands) { frames, client in
             guard frames.count >= 2, let body = frames.last else { return }
             if frames.count > 2, !frames[frames.count - 2].isEmpty {
                 correlator.rejectUnframed(frames.count - 1, to: .router(envelope: [frames[0]]))
@@ -290,7 +262,7 @@ final class BridgeLoop {
 
     /// Reads control messages; a `stop` ends the loop after this turn.
     func readControl() {
-        while let frames = try? control.receive(wait: false) {
+        while let frames = try? own.control.receive(wait: false) {
             switch frames.first.flatMap({ ControlWord(rawValue: String(decoding: $0, as: UTF8.self)) }) {
             case .shutdown?:
                 let grace = configuration.shutdownGraceMs
@@ -312,13 +284,13 @@ final class BridgeLoop {
                 _ = waitForPendingTurns(upToMs: 1000)
                 publishSnapshot()
             case .wake?, nil:
-                lastTickMs = 0
+                schedule.tickNow()
             }
         }
     }
 
     func readSubscriptions() {
-        drain(events) { frames in
+        drain(own.events) { frames in
             guard let frame = frames.first, let kind = frame.first else { return }
             let prefix = Array(frame.dropFirst())
             if kind == 1 { subscriptions.insert(prefix) } else if kind == 0 { subscriptions.remove(prefix) }
@@ -418,11 +390,7 @@ final class BridgeLoop {
         sockets.close()
         writer.stop()
         for link in links { link.close() }
-        commands.close()
-        pull?.close()
-        events.close()
-        tapSocket.close()
-        control.close()
+        own.close()
         journal.close()
     }
 }
