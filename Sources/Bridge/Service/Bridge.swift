@@ -139,22 +139,12 @@ public final class Bridge: Sendable {
 
     /// ``waitForLoop()``, off Swift's cooperative pool.
     func waitForLoopAsync() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                self.waitForLoop()
-                continuation.resume()
-            }
-        }
+        await OffPool.run { self.waitForLoop() }
     }
 
     /// Waits, off Swift's cooperative pool, until the bridge's thread has ended.
     public func waitAsync() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                self.wait()
-                continuation.resume()
-            }
-        }
+        await OffPool.run { self.wait() }
     }
 
     /// Shuts down gracefully and waits.

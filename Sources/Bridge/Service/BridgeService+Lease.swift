@@ -200,11 +200,9 @@ extension BridgeService {
         return .lostToAnother
     }
 
-    /// Runs a blocking call on a thread of Dispatch's, off Swift's cooperative pool.
+    /// Runs a blocking call off Swift's cooperative pool (``OffPool``).
     static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-        }
+        try await OffPool.run(body)
     }
 }
 

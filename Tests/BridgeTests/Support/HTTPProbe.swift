@@ -57,11 +57,9 @@ enum HTTPProbe {
         try await offPool { try getBlocking(path, port: port, host: host, timeoutMs: timeoutMs) }
     }
 
-    /// Runs `work` on a Dispatch thread, off the cooperative pool.
+    /// Runs `work` off the cooperative pool, on a thread of its own (``OffPool``).
     static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-        }
+        try await OffPool.run(work)
     }
 
     private static func getBlocking(_ path: String, port: Int, host: String?, timeoutMs: Int) throws -> Answer {

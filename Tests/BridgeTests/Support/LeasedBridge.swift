@@ -33,7 +33,9 @@ final class LeasedBridge {
         logger.logLevel = .debug
         let bridge = try Bridge(configuration: configuration, clock: clock, logger: logger)
         self.bridge = bridge
-        running = Task { try await BridgeService(bridge: bridge).run() }
+        running = Task(executorPreference: DedicatedExecutor(label: "leased-bridge")) {
+            try await BridgeService(bridge: bridge).run()
+        }
         try #require(try await logged("journal retention: removed"), "\(logs.text)")
     }
 
