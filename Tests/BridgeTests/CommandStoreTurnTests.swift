@@ -28,7 +28,7 @@ struct CommandStoreTurnTests {
             try journal.commit([store.accept(record, atMs: 1)])
             return store.finalize(
                 record, outcome: outcome, reply: #"{"id":"\#(id)","outcome":"\#(outcome.rawValue)"}"#,
-                summary: ReplySummary(reply: [:], fingerprint: "f"), late: false, atMs: 2)
+                summary: ReplySummary(storedReply: [:], fingerprint: "f"), late: false, atMs: 2)
         }
 
         func staged(_ id: String) throws -> Outcome? {
@@ -60,7 +60,7 @@ struct CommandStoreTurnTests {
         let stored = try #require(try rig.store.finished(id: "a"))
         _ = rig.store.amend(
             stored, outcome: .success, reply: #"{"id":"a","outcome":"success"}"#,
-            summary: ReplySummary(reply: [:], fingerprint: "f"), late: true, atMs: 3)
+            summary: ReplySummary(storedReply: [:], fingerprint: "f"), late: true, atMs: 3)
         _ = rig.store.sealTurn()
         rig.store.committed(through: turn)
         #expect(try rig.staged("a") == .success, "the later turn's outcome was dropped with the earlier turn's")

@@ -42,7 +42,7 @@ struct CorrelatorRulesTests {
         #expect(rig.receive(saleJSON(id: "pos7-2", lane: "lane-1", amount: 500), from: second).isEmpty)
         let ended = rig.relay(Self.success)
         var targets: [ReplyTarget] = []
-        for case .reply(let target, _) in ended { targets.append(target) }
+        for case .reply(let target, _, _) in ended { targets.append(target) }
         #expect(targets == [CorrelatorRig.client, second])
         #expect(CorrelatorRig.sends(ended).isEmpty)
     }

@@ -55,6 +55,36 @@ struct JournalFaultTests {
     }
 
     @Test(
+        "a failed commit: a rolled-back sale's events never leave; one that ended in it keeps its reply alone, sent at once"
+    )
+    func rolledBackEffectsNeverLeave() throws {
+        let harness = try BridgeHarness(lanes: [Self.quietLane(), Self.quietLane("lane-2")]) { configuration in
+            // A lane whose relay is not there: a sale on it ends undeliverable in the turn that accepts it.
+            configuration.lanes.append(LaneConfiguration(id: "lane-off", endpoint: "tcp://127.0.0.1:1", platform: .ios))
+        }
+        try harness.send(saleJSON(id: "before", lane: "lane-1", amount: 700))
+        try harness.event("lane-1.sale.delivered") { $0.string("id") == "before" }
+        let lock = try JournalWriteLock(journal: harness.configuration.journal)
+        // A result to hold until writes work again, then a sale to roll back and one that ends at once.
+        harness.simulator.injectCallback(lane: "lane-1", url: Self.success("before", amount: 700))
+        try harness.send(saleJSON(id: "victim", lane: "lane-2", amount: 800))
+        try harness.send(saleJSON(id: "offline", lane: "lane-off", amount: 300))
+        let offline = try harness.reply(to: "offline", timeoutMs: 20_000)
+        #expect(offline.string("outcome") == "undeliverable")
+        let victim = try harness.reply(to: "victim", timeoutMs: 20_000)
+        #expect(victim.object("error")?.string("code") == "journal_unavailable")
+        try lock.release()
+        #expect(try harness.reply(to: "before", timeoutMs: 20_000).string("outcome") == "success")
+        try harness.event("bridge.journal.available")
+        // Whatever the failed turns held has left by the time a new sale's events do.
+        try harness.send(saleJSON(id: "after", lane: "lane-2", amount: 100))
+        try harness.event("lane-2.sale.delivered") { $0.string("id") == "after" }
+        let leaked = harness.events.filter { ["victim", "offline"].contains($0.body.string("id")) }
+        #expect(leaked.isEmpty, "events of rolled-back or unjournaled commands left: \(leaked.map(\.topic))")
+        #expect(harness.simulator.openedURLs(lane: "lane-2").count == 1, "the rolled-back sale's URL left")
+    }
+
+    @Test(
         "a journal deleted while running: noticed within a second, new commands refused, the sale in flight still answered"
     )
     func deletedJournal() throws {

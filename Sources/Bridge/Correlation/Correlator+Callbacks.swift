@@ -12,8 +12,7 @@ extension Correlator {
         } catch {
             metrics.callback(.unparsable)
             let text = Redaction.maskDigitRuns(String(decoding: bytes, as: UTF8.self))
-            orphan(
-                lane: lane, action: "unknown", fields: [("raw", .string(text)), ("problem", .string(error.message))])
+            unparsableCallback(lane: lane, raw: text, problem: error.message)
             return
         }
         switch callback.kind {
@@ -49,11 +48,10 @@ extension Correlator {
     }
 
     /// The outcome a transaction callback reports by itself.
-    func outcome(of callback: ReceivedCallback) -> FinalOutcome {
-        var final = FinalOutcome(
-            outcome: callback.callback.baseOutcome, message: callback.message, result: callback.result)
-        final.reason = callback.callback.failureReason
-        return final
+    func outcome(of callback: ReceivedCallback) -> Reply {
+        var outcome = Reply.outcome(callback.callback.baseOutcome, callback.message, result: callback.result)
+        outcome.reason = callback.callback.failureReason
+        return outcome
     }
 
     private func journalCallback(
@@ -87,8 +85,7 @@ extension Correlator {
             let abortsOutstanding = lane.inFlight.aborts
             finalize(current, outcome(of: callback))
             for abort in abortsOutstanding {
-                var superseded = FinalOutcome.outcome(
-                    .superseded, "the sale went on; its own reply tells how it ended")
+                var superseded = Reply.outcome(.superseded, "the sale went on; its own reply tells how it ended")
                 superseded.ref = current.id
                 finalize(abort, superseded)
             }
@@ -162,10 +159,10 @@ extension Correlator {
         journalCallback(callback, lane: lane.id, matched: (abort.id, abort.journalSeq), disposition: .matched)
         switch answer {
         case .nothingToAbort:
-            finalize(abort, FinalOutcome(outcome: .nothingToAbort, message: callback.message, result: callback.result))
+            finalize(abort, Reply.outcome(.nothingToAbort, callback.message, result: callback.result))
         case .aborted:
             guard let sale = lane.inFlight.activity.transaction, sale.action.spec.abortable else {
-                finalize(abort, FinalOutcome(outcome: .success, message: callback.message, result: callback.result))
+                finalize(abort, Reply.outcome(.success, callback.message, result: callback.result))
                 return
             }
             let grace = GraceSale(
@@ -186,20 +183,20 @@ extension Correlator {
             callback, lane: lane.id, matched: (grace.sale.id, grace.sale.journalSeq), disposition: .matched)
         if callback.isSuccess {
             finalize(grace.sale, outcome(of: callback))
-            var superseded = FinalOutcome.outcome(.superseded, "the transaction completed before the abort took effect")
+            var superseded = Reply.outcome(.superseded, "the transaction completed before the abort took effect")
             superseded.ref = grace.sale.id
             finalize(grace.abort, superseded)
         } else {
-            finalize(grace.sale, FinalOutcome(outcome: .aborted, message: callback.message, result: callback.result))
+            finalize(grace.sale, Reply.outcome(.aborted, callback.message, result: callback.result))
             finalize(
-                grace.abort, FinalOutcome(outcome: .success, message: grace.abortMessage, result: grace.abortResult))
+                grace.abort, Reply.outcome(.success, grace.abortMessage, result: grace.abortResult))
         }
     }
 
     /// The grace period passed with no sale callback: the abort stands.
     func endGrace(_ grace: GraceSale) {
-        finalize(grace.sale, FinalOutcome(outcome: .aborted, message: grace.abortMessage, result: grace.abortResult))
-        finalize(grace.abort, FinalOutcome(outcome: .success, message: grace.abortMessage, result: grace.abortResult))
+        finalize(grace.sale, Reply.outcome(.aborted, grace.abortMessage, result: grace.abortResult))
+        finalize(grace.abort, Reply.outcome(.success, grace.abortMessage, result: grace.abortResult))
     }
 
     // MARK: Cancel, batch, transactionDetails
@@ -234,23 +231,22 @@ extension Correlator {
     /// captures, a capture names the authorisation it took, money given back to a card (``ActionSpec/refund``)
     /// is logged at notice level and marked in the reply (so in the journal, the `result` event and `status`),
     /// with the amount the terminal reports (else the one asked).
-    func markSuccess(_ final: inout FinalOutcome, action: TerminalAction, id: String, requested: Int?, lane: LaneState)
-    {
-        guard final.outcome == .success else { return }
+    func markSuccess(_ reply: inout Reply, action: TerminalAction, id: String, requested: Int?, lane: LaneState) {
+        guard reply.outcome == .success else { return }
         switch action {
-        case .preAuth: remember(Authorisation(id: id, result: final.result), lane: lane)
-        case .capturePreAuth: final.authorisation = authorisation(namedBy: final.result, lane: lane)
+        case .preAuth: remember(Authorisation(id: id, result: reply.result), lane: lane)
+        case .capturePreAuth: reply.authorisation = authorisation(namedBy: reply.result, lane: lane)
         default: break
         }
         guard let mark = action.spec.refund else { return }
-        let amount = final.result?["amount"]?.intValue ?? requested
+        let amount = reply.result?["amount"]?.intValue ?? requested
         logger.notice(
             "money given back to a card",
             metadata: [
                 "id": "\(id)", "lane": "\(lane.id)", "refund": "\(mark.key)",
                 "amount": "\(amount.map(String.init) ?? "-")",
             ])
-        final.refund = [mark.key: .bool(true), "amount": amount.map { .number(JSONNumber($0)) } ?? .null]
+        reply.refund = [mark.key: .bool(true), "amount": amount.map { .number(JSONNumber($0)) } ?? .null]
     }
 
     /// Keeps a successful pre-authorisation for the captures to come, newest last, bounded.
@@ -278,7 +274,7 @@ extension Correlator {
             return
         }
         completeLate(
-            stored, lane: lane.id, FinalOutcome(outcome: .success, message: callback.message, result: callback.result))
+            stored, lane: lane.id, Reply.outcome(.success, callback.message, result: callback.result))
     }
 
     /// Keeps a look-up's details with a sale that stays `unknown` (`lookup` in its stored reply).
@@ -291,7 +287,7 @@ extension Correlator {
         lookup["message"] = .string(callback.message)
         reply["lookup"] = .object(lookup)
         let updated = JSONValue.object(reply).serializedString
-        let summary = ReplySummary(reply: reply, fingerprint: stored.fingerprint)
+        let summary = ReplySummary(storedReply: reply, fingerprint: stored.fingerprint)
         emit(
             .journal(
                 store.amend(
@@ -302,26 +298,22 @@ extension Correlator {
     private func batchChanged(_ callback: ReceivedCallback, lane: LaneState) {
         let name = callback.field("batchName")
         let id = callback.field("batchId")
-        func fields(_ batch: OpenBatch?, reason: String?) -> [(String, JSONValue)] {
-            var list: [(String, JSONValue)] = [
-                ("batchName", (batch?.name ?? name).map(JSONValue.string) ?? .null),
-                ("batchId", (batch?.id ?? id).map(JSONValue.string) ?? .null),
-            ]
-            if let reason { list.append(("reason", .string(reason))) }
-            return list
+        /// A batch closed: as the lane knew it, what it did not know as the callback names it.
+        func closed(_ old: OpenBatch?, _ reason: BatchEventBody.Closing) -> BatchEventBody {
+            .closed(name: old?.name ?? name, id: old?.id ?? id, reason: reason)
         }
         switch callback.field("command")?.lowercased() {
         case "open":
-            if let old = lane.openBatch { publishBatchEvent(lane.id, .closed, fields(old, reason: "replaced")) }
+            if let old = lane.openBatch { publishBatchEvent(lane.id, closed(old, .replaced)) }
             let batch = OpenBatch(name: name, id: id, openedAtMs: nowMs())
             lane.openBatch = batch
             emit(.journal(.batch(lane: lane.id, batch)))
-            publishBatchEvent(lane.id, .opened, fields(batch, reason: nil))
+            publishBatchEvent(lane.id, .opened(name: name, id: id, automatic: false))
         case "close":
             let old = lane.openBatch
             lane.openBatch = nil
             emit(.journal(.batch(lane: lane.id, nil)))
-            publishBatchEvent(lane.id, .closed, fields(old, reason: "command"))
+            publishBatchEvent(lane.id, closed(old, .command))
         default:
             break
         }
@@ -333,27 +325,27 @@ extension Correlator {
         metrics.callback(.orphan)
         guard admitOrphan(lane) else { return }
         journalCallback(callback, lane: lane.id, matched: nil, disposition: .orphan)
-        orphan(
-            lane: lane, action: action,
-            fields: [
-                ("status", .string(callback.status)), ("message", .string(callback.message)),
-                ("result", .object(callback.result)),
-            ], journaled: true)
+        publishOrphan(
+            lane: lane.id, action: action,
+            .read(status: callback.status, message: callback.message, result: callback.result))
     }
 
-    private func orphan(lane: LaneState, action: String, fields: [(String, JSONValue)], journaled: Bool = false) {
-        if !journaled {
-            guard admitOrphan(lane) else { return }
-            emit(
-                .journal(
-                    .callback(
-                        lane: lane.id, atMs: nowMs(), fields: JSONValue.object(JSONObject(fields)).serializedString,
-                        matchedId: nil, commandSeq: nil, disposition: .orphan)))
-        }
-        var body = JSONObject()
-        body["lane"] = .string(lane.id)
-        body["action"] = .string(action)
-        for (key, value) in fields { body[key] = value }
-        emitEvent(.command(lane: lane.id, action: action, .orphan), body)
+    /// A callback that could not be parsed: journaled and published as an orphan, `raw` and `problem`.
+    private func unparsableCallback(lane: LaneState, raw: String, problem: String) {
+        guard admitOrphan(lane) else { return }
+        let fields: JSONObject = ["raw": .string(raw), "problem": .string(problem)]
+        emit(
+            .journal(
+                .callback(
+                    lane: lane.id, atMs: nowMs(), fields: JSONValue.object(fields).serializedString,
+                    matchedId: nil, commandSeq: nil, disposition: .orphan)))
+        publishOrphan(lane: lane.id, action: "unknown", .unparsable(raw: raw, problem: problem))
+    }
+
+    private func publishOrphan(lane: String, action: String, _ callback: OrphanCallback) {
+        emit(
+            .publish(
+                topic: .command(lane: lane, action: action, .orphan),
+                body: .orphan(lane: lane, action: action, callback)))
     }
 }

@@ -158,13 +158,14 @@ extension Correlator {
                 return true
             }
             guard record.waiters.count < Self.maxWaiters else {
-                let busy = FinalOutcome.outcome(
+                let busy = Reply.outcome(
                     .unknown,
                     "\(record.action.rawValue) \(record.id) is in flight and already has \(Self.maxWaiters) senders "
                         + "waiting; its outcome is not known yet: ask status for it later")
                 metrics.command(action: record.action.rawValue, outcome: .unknown, elapsedMs: 0)
-                emitReply(
-                    target, Self.replyObject(id: record.id, lane: record.lane, action: record.action.rawValue, busy))
+                let reply = busy.addressed(
+                    id: record.id, lane: record.lane, action: record.action.rawValue, client: nil)
+                emit(.reply(target, id: record.id, reply.serialized))
                 return true
             }
             record.waiters.append(target)
@@ -176,7 +177,7 @@ extension Correlator {
             }
             if let text = stored.reply, target != .pull {
                 metrics.command(action: stored.action.rawValue, outcome: stored.outcome ?? .unknown, elapsedMs: 0)
-                emit(.reply(target, Array(text.utf8)))
+                emit(.reply(target, id: stored.id, Array(text.utf8)))
             }
             return true
         }

@@ -37,11 +37,8 @@ extension Correlator {
     }
 
     /// What a `bridge.heartbeat` says besides its stamp: commands in flight and lanes whose link is up.
-    func heartbeatBody() -> JSONObject {
-        var body = JSONObject()
-        body["inFlight"] = .number(JSONNumber(outstandingCount))
-        body["lanesUp"] = .number(JSONNumber(lanes.values.filter(\.connected).count))
-        return body
+    func heartbeatBody() -> EventBody {
+        .heartbeat(inFlight: outstandingCount, lanesUp: lanes.values.filter(\.connected).count)
     }
 
     func answerStatus(_ command: Command, ref: String, to target: ReplyTarget) {
@@ -84,13 +81,9 @@ extension Correlator {
 
     func answerQuery(_ command: Command, _ result: JSONObject, to target: ReplyTarget) {
         metrics.command(action: command.action, outcome: .success, elapsedMs: 0)
-        var answer = Reply(id: command.id, action: command.action, outcome: .success)
-        answer.result = result
-        let reply = answer.json
-        switch target {
-        case .router: emitReply(target, reply)
-        case .pull: emitEvent(.command(lane: Topic.bridgeLane, action: command.action, .result), reply)
-        }
+        var reply = Reply(id: command.id, action: command.action, outcome: .success)
+        reply.result = result
+        answer(reply, to: target, pullTopic: .command(lane: Topic.bridgeLane, action: command.action, .result))
     }
 
     private func describe(_ lane: LaneState) -> JSONObject {

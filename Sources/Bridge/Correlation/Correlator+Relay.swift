@@ -11,7 +11,7 @@ extension Correlator {
         logger.notice("lane link up", metadata: ["lane": "\(laneId)", "endpoint": "\(lane.configuration.endpoint)"])
         let hello = BridgeHello(bridge: Self.version, lane: laneId, epoch: epoch)
         emit(.send(lane: laneId, message: .hello(body: hello.body), recordId: nil))
-        publishLaneEvent(laneId, .connected, [("endpoint", .string(lane.configuration.endpoint))])
+        publishLaneEvent(laneId, .connected(endpoint: lane.configuration.endpoint))
     }
 
     /// The link to `laneId` went down. What is in flight stays in flight: its URL may have reached the
@@ -21,7 +21,7 @@ extension Correlator {
         logger.notice(
             "lane link down: commands for it are undeliverable until it is back",
             metadata: ["lane": "\(laneId)", "endpoint": "\(lane.configuration.endpoint)"])
-        publishLaneEvent(laneId, .disconnected, [("endpoint", .string(lane.configuration.endpoint))])
+        publishLaneEvent(laneId, .disconnected(endpoint: lane.configuration.endpoint))
     }
 
     /// ZeroMQ dropped the link to `laneId` after it had come up; the loop makes it anew.
@@ -55,8 +55,7 @@ extension Correlator {
             notOpened(ref: String(decoding: ref, as: UTF8.self), reason: reason, lane: lane)
         case .callback(let url): receiveCallback(url, lane: lane)
         case .returned:
-            publishLaneEvent(
-                laneId, .returned, [("inFlight", lane.inFlight.activity.record.map { .string($0.id) } ?? .null)])
+            publishLaneEvent(laneId, .returned(inFlight: lane.inFlight.activity.record?.id))
         case .open:
             lane.faults.malformed += 1
             logger.notice("relay sent an open, which only the bridge sends; ignored", metadata: ["lane": "\(laneId)"])

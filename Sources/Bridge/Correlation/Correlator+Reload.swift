@@ -47,7 +47,7 @@ extension Correlator {
         changingLanes.remove(id)
         let closure = lane.link.linkClosed()
         let endpoint = lane.configuration.endpoint
-        if closure.wasUp { publishLaneEvent(id, .disconnected, [("endpoint", .string(endpoint))]) }
+        if closure.wasUp { publishLaneEvent(id, .disconnected(endpoint: endpoint)) }
         lane.relayHello = nil
         switch closure.then {
         case .remove?:
@@ -61,16 +61,14 @@ extension Correlator {
                     "lane removed with unknown sales not looked up; they stay unknown (ask status)",
                     metadata: ["lane": "\(id)", "ids": "\(lane.pendingLookups.map(\.saleId).joined(separator: ","))"])
             }
-            publishLaneEvent(id, .removed, [("endpoint", .string(endpoint))])
+            publishLaneEvent(id, .removed(endpoint: endpoint))
         case .replace(let configuration)?:
             if configuration.platform != lane.platform { lane.pendingLookups.removeAll() }
             lane.configuration = configuration
             logger.notice(
                 "lane changed by the reload: its new settings apply, its link is made anew",
                 metadata: ["lane": "\(id)", "endpoint": "\(configuration.endpoint)", "was": "\(endpoint)"])
-            publishLaneEvent(
-                id, .changed,
-                [("endpoint", .string(configuration.endpoint)), ("platform", .string(configuration.platform.rawValue))])
+            publishLaneEvent(id, .changed(endpoint: configuration.endpoint, platform: configuration.platform))
             emit(.openLink(configuration))
         case nil:
             emit(.openLink(lane.configuration))
@@ -89,9 +87,7 @@ extension Correlator {
         logger.notice(
             "lane added by the reload: connecting",
             metadata: ["lane": "\(id)", "endpoint": "\(configuration.endpoint)"])
-        publishLaneEvent(
-            id, .added,
-            [("endpoint", .string(configuration.endpoint)), ("platform", .string(configuration.platform.rawValue))])
+        publishLaneEvent(id, .added(endpoint: configuration.endpoint, platform: configuration.platform))
         emit(.openLink(configuration))
     }
 

@@ -28,7 +28,7 @@ extension Correlator {
         var result = JSONObject()
         result["ref"] = .string(stored.id)
         result["outcome"] = .string(outcome.rawValue)
-        result["reply"] = .object(reply)
+        result["reply"] = .object(reply.json)
         answerQuery(command, result, to: target)
     }
 
@@ -75,7 +75,7 @@ extension Correlator {
     /// message (`earlier`), and `resolved`: who, when, the note.
     private func resolvedReply(
         _ stored: StoredCommand, as outcome: Outcome, note: String?, client: String?, atMs now: Int64
-    ) -> JSONObject {
+    ) -> Reply {
         let earlierReply = stored.replyObject
         var reply = Reply(
             id: stored.id, lane: stored.lane, action: stored.action.rawValue, outcome: outcome,
@@ -89,16 +89,17 @@ extension Correlator {
         resolved["at"] = .string(Timestamp.iso8601(ms: now))
         resolved["note"] = note.map(JSONValue.string) ?? .null
         reply.resolved = resolved
-        return reply.json
+        return reply
     }
 
     /// Journals `reply` as `stored`'s new one, moves today's count from `unknown` to `outcome`, drops a
     /// look-up still planned for it and publishes `<lane>.<action>.resolved`.
-    private func recordResolution(_ reply: JSONObject, of stored: StoredCommand, as outcome: Outcome, atMs now: Int64) {
+    private func recordResolution(_ reply: Reply, of stored: StoredCommand, as outcome: Outcome, atMs now: Int64) {
+        let bytes = reply.serialized
         emit(
             .journal(
                 store.amend(
-                    stored, outcome: outcome, reply: JSONValue.object(reply).serializedString,
+                    stored, outcome: outcome, reply: String(decoding: bytes, as: UTF8.self),
                     summary: ReplySummary(reply: reply, fingerprint: stored.fingerprint), late: false, atMs: now)))
         emit(
             .countOutcome(
@@ -108,7 +109,10 @@ extension Correlator {
                     earlier: Outcome.unknown.rawValue)))
         if let lane = stored.lane {
             lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
-            emitEvent(.command(lane: lane, action: stored.action.rawValue, .resolved), reply)
+            emit(
+                .publish(
+                    topic: .command(lane: lane, action: stored.action.rawValue, .resolved),
+                    body: .reply(id: stored.id, bytes)))
         }
     }
 }

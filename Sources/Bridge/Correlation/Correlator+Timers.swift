@@ -29,17 +29,11 @@ extension Correlator {
     /// A batch open for `batchExpiryHours`: the terminal app closes it and opens a new one by itself
     /// (Viva's batch page), so the lane has an automatic batch whose name and id are not known yet.
     private func expireBatch(_ batch: OpenBatch, lane: LaneState) {
-        publishBatchEvent(
-            lane.id, .closed,
-            [
-                ("batchName", batch.name.map(JSONValue.string) ?? .null),
-                ("batchId", batch.id.map(JSONValue.string) ?? .null), ("reason", .string("expired")),
-            ])
+        publishBatchEvent(lane.id, .closed(name: batch.name, id: batch.id, reason: .expired))
         let automatic = OpenBatch(name: nil, id: nil, openedAtMs: nowMs(), automatic: true)
         lane.openBatch = automatic
         emit(.journal(.batch(lane: lane.id, automatic)))
-        publishBatchEvent(
-            lane.id, .opened, [("batchName", .null), ("batchId", .null), ("automatic", .bool(true))])
+        publishBatchEvent(lane.id, .opened(name: nil, id: nil, automatic: true))
     }
 
     /// The earliest time something is due, for the loop's poll timeout.

@@ -36,6 +36,7 @@ extension ExportedCommand {
         self.init(
             id: id, client: object["client"]?.stringValue, lane: lane, action: action,
             outcome: object["outcome"]?.stringValue ?? outcome,
-            summary: ReplySummary(reply: object, fingerprint: fingerprint), createdMs: createdMs, updatedMs: updatedMs)
+            summary: ReplySummary(storedReply: object, fingerprint: fingerprint), createdMs: createdMs,
+            updatedMs: updatedMs)
     }
 }

@@ -89,7 +89,7 @@ package enum JournalMigrations {
             after = last[0]
             for row in rows {
                 let object = ((row[2] as String?).flatMap { try? JSONValue.parse($0).objectValue }) ?? JSONObject()
-                let summary = ReplySummary(reply: object, fingerprint: row[1])
+                let summary = ReplySummary(storedReply: object, fingerprint: row[1])
                 let rowid: Int64 = row[0]
                 try update.run {
                     summary.bindColumns(into: &$0)

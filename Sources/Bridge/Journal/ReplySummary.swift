@@ -53,8 +53,31 @@ struct ReplySummary: Sendable, Equatable {
 
     /// The summary of `reply`; `fingerprint` (the command's canonical JSON) is parsed only when the
     /// result reports no amount or no tip, for the ones the command asked.
-    init(reply: JSONObject, fingerprint: String) {
-        let result = reply["result"]?.objectValue ?? JSONObject()
+    init(reply: Reply, fingerprint: String) {
+        self.init(
+            result: reply.result, errorCode: reply.error?.code.rawValue, failureReason: reply.reason?.rawValue,
+            resolved: reply.resolved, fingerprint: fingerprint)
+    }
+
+    /// The summary of a stored reply, read as JSON (a journal row written before the reply columns, an
+    /// unknown sale's reply with a look-up's details).
+    init(storedReply reply: JSONObject, fingerprint: String) {
+        self.init(
+            result: reply["result"]?.objectValue, errorCode: reply["error"]?.objectValue?["code"]?.stringValue,
+            failureReason: reply["reason"]?.stringValue, resolved: reply["resolved"]?.objectValue,
+            fingerprint: fingerprint)
+    }
+
+    /// The summary of a stored reply's JSON text (empty when there is none or it does not parse).
+    init(replyText: String?, fingerprint: String) {
+        let reply = replyText.flatMap { try? JSONValue.parse($0).objectValue } ?? JSONObject()
+        self.init(storedReply: reply, fingerprint: fingerprint)
+    }
+
+    private init(
+        result: JSONObject?, errorCode: String?, failureReason: String?, resolved: JSONObject?, fingerprint: String
+    ) {
+        let result = result ?? JSONObject()
         let reportedAmount = result["amount"]?.intValue
         let reportedTip = result["tipAmount"]?.intValue
         var asked: JSONObject?
@@ -63,22 +86,15 @@ struct ReplySummary: Sendable, Equatable {
         }
         amount = reportedAmount ?? asked?["amount"]?.intValue
         tip = reportedTip ?? asked?["tipAmount"]?.intValue
-        errorCode = reply["error"]?.objectValue?["code"]?.stringValue
-        failureReason = reply["reason"]?.stringValue
+        self.errorCode = errorCode
+        self.failureReason = failureReason
         referenceNumber = result["referenceNumber"]?.stringValue
         orderCode = result["orderCode"]?.stringValue
         card = Self.cardFields.lazy.compactMap { result[$0]?.stringValue }.first
         batch = result["batchId"]?.stringValue ?? result["batchName"]?.stringValue
-        let resolved = reply["resolved"]?.objectValue
         resolvedAt = resolved?["at"]?.stringValue
         resolvedBy = resolved?["by"]?.stringValue
         resolvedNote = resolved?["note"]?.stringValue
-    }
-
-    /// The summary of a stored reply's JSON text (empty when there is none or it does not parse).
-    init(replyText: String?, fingerprint: String) {
-        let reply = replyText.flatMap { try? JSONValue.parse($0).objectValue } ?? JSONObject()
-        self.init(reply: reply, fingerprint: fingerprint)
     }
 
     /// What it holds in `column`.

@@ -72,14 +72,14 @@ extension BridgeLoop {
                         correlator.sendFailed(lane: lane, recordId: recordId)
                     }
                 }
-            case .reply(let target, let reply):
-                sendReply(reply, to: target)
+            case .reply(let target, let id, let reply):
+                sendReply(reply, id: id, to: target)
             case .snapshotReply(let target, var reply):
                 var result = reply.result ?? JSONObject()
                 result["epoch"] = .number(JSONNumber(stamper.epoch))
                 result["seq"] = .number(JSONNumber(stamper.seq))
                 reply.result = result
-                sendReply(JSONValue.object(reply.json).serialized(), to: target)
+                sendReply(reply.serialized, id: reply.id, to: target)
             case .publish(let topic, let body):
                 publish(topic, body)
             case .countOutcome(let change):
@@ -92,18 +92,18 @@ extension BridgeLoop {
         }
     }
 
-    /// Sends a serialized reply to its caller on the command socket, without waiting.
-    private func sendReply(_ reply: [UInt8], to target: ReplyTarget) {
+    /// Sends a serialized reply (to command `id`) to its caller on the command socket, without waiting.
+    private func sendReply(_ reply: [UInt8], id: String?, to target: ReplyTarget) {
         guard case .router(let envelope) = target else { return }
         // A send can take in the news of a message arrived meanwhile: the socket is asked again before the wait.
         defer { sockets.touched(own.commands) }
         do {
             if try !own.commands.send(envelope + [reply], wait: false) {
                 logger.warning(
-                    "reply dropped: the caller is not reading", metadata: ["reply": "\(Self.replyId(reply))"])
+                    "reply dropped: the caller is not reading", metadata: ["reply": "\(id ?? "-")"])
             }
         } catch {
-            logger.notice("reply not delivered: the caller is gone", metadata: ["reply": "\(Self.replyId(reply))"])
+            logger.notice("reply not delivered: the caller is gone", metadata: ["reply": "\(id ?? "-")"])
         }
     }
 
@@ -143,10 +143,5 @@ extension BridgeLoop {
         guard !tapOutbox.message.isEmpty else { return }
         _ = try? own.tap.send([tapOutbox.message], wait: false)
         tapOutbox.message.removeAll(keepingCapacity: true)
-    }
-
-    /// The `id` of a serialized reply, for a log line.
-    static func replyId(_ reply: [UInt8]) -> String {
-        EventBody.id(ofSerialized: reply) ?? "-"
     }
 }

@@ -75,11 +75,7 @@ extension BridgeLoop {
     }
 
     private func publishJournalEvent(_ event: Topic.JournalEvent, reason: String?) {
-        var body = JSONObject()
-        body["lane"] = .string(Topic.bridgeLane)
-        body["journal"] = .string(journal.location)
-        if let reason { body["reason"] = .string(reason) }
-        publish(.journal(event), .object(body))
+        publish(.journal(event), .journal(location: journal.location, reason: reason))
     }
 
     private static func entry(_ entry: JournalEntry, belongsTo ids: Set<String>) -> Bool {
@@ -98,7 +94,7 @@ extension BridgeLoop {
         switch effect {
         case .journal(let entry): return Self.entry(entry, belongsTo: ids)
         case .send(_, _, let recordId): return recordId.map(ids.contains) ?? false
-        case .reply(_, let bytes): return ids.contains(replyId(bytes))
+        case .reply(_, let id, _): return id.map(ids.contains) ?? false
         case .snapshotReply, .openLink, .closeLink: return false
         case .publish(_, let body): return body.id.map(ids.contains) ?? false
         case .countOutcome(let change): return ids.contains(change.id)

@@ -146,10 +146,10 @@ final class BridgeLoop {
             // Once every turn's writes are committed: a batch never removes a row they were about to change.
             if ticked, retention?.isDue(nowMs: now) == true, waitForPendingTurns(upToMs: 1000) { applyRetention() }
             if schedule.takeRoleAnnouncement(nowMs: now) {
-                publish(.roleActive, .object(["instance": .string(observation.live.instance)]))
+                publish(.roleActive, .roleActive(instance: observation.live.instance))
             }
             if schedule.takeHeartbeat(nowMs: now, everyMs: Int64(configuration.heartbeatEventMs)) {
-                publish(.heartbeat, .object(correlator.heartbeatBody()))
+                publish(.heartbeat, correlator.heartbeatBody())
             }
             flushTap()
             schedule.correlatorDue(correlator.nextDueMs())

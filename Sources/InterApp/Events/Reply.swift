@@ -48,11 +48,22 @@ public struct Reply: Sendable, Equatable {
         late = false
     }
 
+    /// How a command ended, not yet addressed: the bridge fills `id`, `lane`, `action` and `client` from
+    /// the command as it answers.
+    public static func outcome(_ outcome: Outcome, _ message: String?, result: JSONObject? = nil) -> Reply {
+        var reply = Reply(id: nil, outcome: outcome, message: message)
+        reply.result = result
+        return reply
+    }
+
     /// The reply to a command the bridge refused.
     public init(rejection: Rejection) {
         self.init(id: rejection.id, lane: rejection.lane, action: rejection.action, outcome: .rejected)
         error = rejection
     }
+
+    /// The reply as it travels: ``json`` written out.
+    public var serialized: [UInt8] { JSONValue.object(json).serialized() }
 
     /// The reply as JSON, keys in the contract's order; `id` is always present (`null` when unknown).
     public var json: JSONObject {

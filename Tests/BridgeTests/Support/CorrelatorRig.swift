@@ -65,7 +65,7 @@ final class CorrelatorRig {
     /// The replies among `effects`, parsed.
     static func replies(_ effects: [Effect]) throws -> [JSONObject] {
         var replies: [JSONObject] = []
-        for case .reply(_, let bytes) in effects {
+        for case .reply(_, _, let bytes) in effects {
             guard case .object(let reply) = try JSONValue.parse(bytes) else { continue }
             replies.append(reply)
         }
