@@ -37,13 +37,7 @@ extension BridgeLoop {
             switch report {
             case .committed(let number):
                 correlator.journalCommitted(through: number)
-                var committed = pending.takeCommitted(through: number)
-                for index in committed.indices {
-                    // Moved out, so that `perform` owns the only reference and moves each effect out of it.
-                    var effects: [Effect] = []
-                    swap(&effects, &committed[index])
-                    perform(effects)
-                }
+                for effects in pending.takeCommitted(through: number) { perform(effects) }
             case .failed(_, let problem):
                 writer.takeFailure()
                 let uncommitted = pending.takeAll()
@@ -55,12 +49,10 @@ extension BridgeLoop {
         }
     }
 
-    /// Sends, replies and publishes, in order; journal entries are skipped (already committed). Each effect is
-    /// moved out of `effects`, not copied: a copy retained and released every payload it carries.
-    func perform(_ effects: consuming [Effect]) {
-        effects.reverse()
-        while let effect = effects.popLast() {
-            switch consume effect {
+    /// Sends, replies and publishes, in order; journal entries are skipped (already committed).
+    func perform(_ effects: [Effect]) {
+        for effect in effects {
+            switch effect {
             case .journal: continue
             case .send(let lane, let message, let recordId):
                 if let recordId, correlator.store.record(id: recordId) == nil {
