@@ -219,42 +219,23 @@ final class Journal: JournalStore {
 
     /// Writes `entries`, in order, in the transaction `db` is in.
     static func write(_ entries: [JournalEntry], in db: Database) throws {
-        try write(entries, in: db, with: LogAppends(db))
+        for entry in entries { try apply(entry, in: db) }
     }
 
-    /// Writes `entries`, in order, with `appends` of the transaction `db` is in.
-    static func write(_ entries: [JournalEntry], in db: Database, with appends: LogAppends) throws {
-        for entry in entries { try apply(entry, in: db, appends) }
-    }
-
-    /// The log's three appends, taken from GRDB's cache once a transaction, not once a row: a look-up hashes
-    /// and compares the statement's whole text.
-    struct LogAppends {
-        let command: Statement
-        let outcome: Statement
-        let callback: Statement
-
-        init(_ db: Database) throws {
-            command = try db.cachedStatement(sql: CommandLogRow.append)
-            outcome = try db.cachedStatement(sql: OutcomeLogRow.append)
-            callback = try db.cachedStatement(sql: CallbackRow.append)
-        }
-    }
-
-    private static func apply(_ entry: JournalEntry, in db: Database, _ appends: LogAppends) throws {
+    private static func apply(_ entry: JournalEntry, in db: Database) throws {
         switch entry {
         case .insert(let command):
             let row = CommandLogRow(command)
-            try appends.command.run { row.bind(into: &$0) }
+            try db.cachedStatement(sql: CommandLogRow.append).run { row.bind(into: &$0) }
         case .final(let command, let summary, let late, let at):
             // The bridge's own look-ups are never journaled: their outcome is not either.
             guard let row = OutcomeLogRow(command, summary: summary, late: late, atMs: at) else { return }
-            try appends.outcome.run { row.bind(into: &$0) }
+            try db.cachedStatement(sql: OutcomeLogRow.append).run { row.bind(into: &$0) }
         case .callback(let lane, let at, let fields, let matched, let commandSeq, let disposition):
             let row = CallbackRow(
                 lane: lane, receivedMs: at, fields: fields, matchedId: matched, commandSeq: commandSeq,
                 disposition: disposition)
-            try appends.callback.run { row.bind(into: &$0) }
+            try db.cachedStatement(sql: CallbackRow.append).run { row.bind(into: &$0) }
         case .batch(let lane, let batch):
             if let batch {
                 try BatchRow(lane: lane, batch: batch).insert(db, onConflict: .replace)
@@ -272,19 +253,7 @@ final class SQLiteCommitter: JournalCommitter {
     init(database: DatabaseQueue) { self.database = database }
 
     func commit(_ turns: [[JournalEntry]]) throws {
-        // GRDB's `write` would prepare its BEGIN and COMMIT anew at every commit; these are prepared once.
-        try database.writeWithoutTransaction { db in
-            try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
-            do {
-                let appends = try Journal.LogAppends(db)
-                for entries in turns { try Journal.write(entries, in: db, with: appends) }
-                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
-            } catch {
-                // As GRDB's `write` does: what the transaction wrote is rolled back, and the first error thrown.
-                if db.isInsideTransaction { try? db.rollback() }
-                throw error
-            }
-        }
+        try database.write { db in for entries in turns { try Journal.write(entries, in: db) } }
     }
 
     func close() { try? database.close() }
