@@ -192,11 +192,17 @@ final class Journal: JournalStore {
         try database.read { db in
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM command_log") ?? 0
             var index = CommandIndex(capacity: max(1 << 16, count + count / 4))
+            typealias Columns = CommandLogRow.Columns
+            let statement = try db.makeStatement(
+                sql: "SELECT \(Columns.seq.name), \(Columns.id.name) FROM \(CommandLogRow.databaseTableName) "
+                    + "ORDER BY \(Columns.seq.name)")
+            let seqAt = try statement.position(of: Columns.seq)
+            let idAt = try statement.position(of: Columns.id)
             var last: Int64 = 0
-            let rows = try Row.fetchCursor(db, sql: "SELECT seq, id FROM command_log ORDER BY seq")
+            let rows = try Row.fetchCursor(statement)
             while let row = try rows.next() {
-                last = row[0]
-                index.insert(row[1], at: last)
+                last = row[seqAt]
+                index.insert(row[idAt], at: last)
             }
             return LogPlaces(index: index, next: last + 1)
         }

@@ -76,21 +76,25 @@ package enum JournalMigrations {
                 client = COALESCE(client, ?) WHERE rowid = ?
                 """)
         // A thousand rows at a time, so that a journal of millions is filled in bounded memory.
+        typealias Columns = StoredCommand.Columns
+        let select = try db.makeStatement(
+            sql: """
+                SELECT rowid, \(Columns.fingerprint.name), \(Columns.reply.name) FROM commands
+                WHERE \(Columns.reply.name) IS NOT NULL AND rowid > ? ORDER BY rowid LIMIT 1000
+                """)
+        let rowidAt = try select.position(of: Column.rowID)
+        let fingerprintAt = try select.position(of: Columns.fingerprint)
+        let replyAt = try select.position(of: Columns.reply)
         var after: Int64 = 0
         while true {
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT rowid, fingerprint, reply FROM commands WHERE reply IS NOT NULL AND rowid > ?
-                    ORDER BY rowid LIMIT 1000
-                    """,
-                arguments: [after])
+            let rows = try Row.fetchAll(select, arguments: [after])
             guard let last = rows.last else { return }
-            after = last[0]
+            after = last[rowidAt]
             for row in rows {
-                let object = ((row[2] as String?).flatMap { try? JSONValue.parse($0).objectValue }) ?? JSONObject()
-                let summary = ReplySummary(storedReply: object, fingerprint: row[1])
-                let rowid: Int64 = row[0]
+                let reply: String? = row[replyAt]
+                let object = reply.flatMap { try? JSONValue.parse($0).objectValue } ?? JSONObject()
+                let summary = ReplySummary(storedReply: object, fingerprint: row[fingerprintAt])
+                let rowid: Int64 = row[rowidAt]
                 try update.run {
                     summary.bindColumns(into: &$0)
                     $0.text(object["client"]?.stringValue)
