@@ -36,13 +36,15 @@ final class LeasedBridge {
         running = Task(executorPreference: DedicatedExecutor(label: "leased-bridge")) {
             try await BridgeService(bridge: bridge).run()
         }
-        try #require(try await logged("journal retention: removed"), "\(logs.text)")
+        // Longer than other waits: in the full test run, tests that block the cooperative pool's threads can
+        // hold up the service's first steps for tens of seconds (the wait ends as soon as the line comes).
+        try #require(try await logged("journal retention: removed", timeout: 90), "\(logs.text)")
     }
 
-    /// Waits (10 s at most) for a log line containing `text`; whether one came.
-    func logged(_ text: String) async throws -> Bool {
+    /// Waits (`timeout` seconds at most) for a log line containing `text`; whether one came.
+    func logged(_ text: String, timeout: TimeInterval = 10) async throws -> Bool {
         let logs = logs
-        return try await HTTPProbe.offPool { logs.waitForLine(containing: text) != nil }
+        return try await HTTPProbe.offPool { logs.waitForLine(containing: text, timeout: timeout) != nil }
     }
 
     /// Another instance takes the lease behind the bridge's back, for a minute, under the next epoch.
