@@ -41,7 +41,7 @@ public struct TopicPrefixes: Hashable, Sendable {
     public mutating func subtract(_ other: TopicPrefixes) { for prefix in other.counts.keys { remove(prefix) } }
 
     /// Whether a prefix held takes `topic`. (Not generic: called from another module, a generic one runs
-    /// unspecialized, a protocol call a byte; the `/events` hub paid about 6 µs a sale so.)
+    /// unspecialized, a protocol call a byte, on the `/events` hub's path for every event.)
     public func takes(_ topic: ArraySlice<UInt8>) -> Bool {
         takesEverything || counts.keys.contains { Topic.prefix($0, takes: topic) }
     }

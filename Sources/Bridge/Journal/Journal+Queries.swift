@@ -6,7 +6,7 @@ extension Journal {
     ///
     /// Asked for every repeated id, so it reads outside a transaction (`inDatabase`): GRDB's `read`
     /// switches the connection to read-only and back, which costs SQLite a re-preparation of the cached
-    /// statements each time (measured: 46 µs against 6 µs per look-up).
+    /// statements each time (docs/PERFORMANCE.md, lesson 6.1).
     func command(id: String) throws -> StoredCommand? {
         // Read even when memory knows of none (a `status` of a new id): a journal that cannot be read must
         // throw rather than answer "none".
