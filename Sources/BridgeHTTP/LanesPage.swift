@@ -103,7 +103,8 @@ enum LanesPage {
         const badge = (r) => (BADGES[r.action] || {})[r.outcome] || WORDS[r.outcome] || r.outcome;
         // Today's cards: money outcomes per kind, from the snapshot's counts by action then outcome. A batch
         // opened, an abort that stopped a sale or a reprint moves no money and is on no card.
-        const PAYMENTS = ["sale", "capture_pre_auth"], HOLDS = ["pre_auth"], REFUNDS = ["cancel", "unreferenced_refund", "fast_refund"];
+        const MONEY_KINDS = \#(LastResultLabel.moneyKindsTable);
+        const PAYMENTS = MONEY_KINDS.payments, HOLDS = MONEY_KINDS.holds, REFUNDS = MONEY_KINDS.refunds;
         const CHARGES = PAYMENTS.concat(HOLDS), MONEY = CHARGES.concat(REFUNDS);
         const KINDS = [
           { kind: "approved", label: "Sales approved", note: "sales and captures", actions: PAYMENTS, outcome: "success" },

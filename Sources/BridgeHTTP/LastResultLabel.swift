@@ -8,10 +8,14 @@ import InterApp
 /// report, an abort, bringing the app to the front) it names the action and its outcome ("Batch done",
 /// "Look-up failed"): never "Approved", since no payment was made.
 enum LastResultLabel {
-    /// The actions that take or give back money (the page's day cards count the same ones).
-    static let moneyActions: Set<TerminalAction> = [
-        .sale, .cancel, .preAuth, .capturePreAuth, .unreferencedRefund, .fastRefund,
-    ]
+    /// The actions that take money (the page's "Sales approved" card).
+    static let payments: [TerminalAction] = [.sale, .capturePreAuth]
+    /// The actions that hold money on a card for a later capture.
+    static let holds: [TerminalAction] = [.preAuth]
+    /// The actions that give money back to a card (the page's "Refunds" card).
+    static let refunds: [TerminalAction] = [.cancel, .unreferencedRefund, .fastRefund]
+    /// The actions that take, hold or give back money (the page's day cards count only these).
+    static let moneyActions = Set(payments + holds + refunds)
 
     /// An action as the page names it.
     static func name(of action: TerminalAction) -> String {
@@ -53,6 +57,14 @@ enum LastResultLabel {
         case .failure: return "\(name(of: action)) failed"
         default: return word(for: outcome)
         }
+    }
+
+    /// `{"payments": […], "holds": […], "refunds": […]}`, the money actions by kind, for the page's day cards.
+    static var moneyKindsTable: String {
+        table(
+            [("payments", payments), ("holds", holds), ("refunds", refunds)].map { kind, actions in
+                (kind, .array(actions.map { .string($0.rawValue) }))
+            })
     }
 
     /// `{"<action>": "<name>"}` for the page's script.

@@ -34,4 +34,17 @@ struct LanesPageTests {
         #expect(LanesPage.html.contains("(BADGES[r.action] || {})[r.outcome]"))
         #expect(LanesPage.html.contains("${esc(badge(r))}"), "the last result's badge is chosen by action and outcome")
     }
+
+    @Test("the day cards count the money actions of the bridge's one list, by kind")
+    func pageCarriesTheMoneyKinds() throws {
+        let kinds = try #require(try JSONValue.parse(LastResultLabel.moneyKindsTable).objectValue)
+        let listed = ["payments", "holds", "refunds"].flatMap { kind in
+            (kinds[kind]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(TerminalAction.init(rawValue:)) }
+        }
+        #expect(Set(listed) == LastResultLabel.moneyActions)
+        #expect(listed.count == LastResultLabel.moneyActions.count, "each money action on one card kind only")
+        #expect(kinds["payments"]?.arrayValue?.first?.stringValue == "sale")
+        #expect(LanesPage.html.contains("const MONEY_KINDS = \(LastResultLabel.moneyKindsTable);"))
+        #expect(!LanesPage.html.contains("\"unreferenced_refund\", \"fast_refund\"]"), "no list of the page's own")
+    }
 }
