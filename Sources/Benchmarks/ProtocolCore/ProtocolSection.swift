@@ -123,8 +123,7 @@ struct ProtocolSection {
     static func replyText(_ final: Reply, result: JSONObject) -> String {
         var reply = final
         reply.result = result
-        let bytes = JSONValue.object(reply.json).serialized()
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: reply.serialized, as: UTF8.self)
     }
 
     /// The baseline: finds every `separator` with memchr and copies the bytes into a new array.
