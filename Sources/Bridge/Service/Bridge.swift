@@ -37,7 +37,7 @@ public final class Bridge: Sendable {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        context = try Context(ioThreads: 1, maxSockets: Int32(max(1024, configuration.lanes.count * 3 + 64)))
+        context = try Context(ioThreads: 1, maxSockets: 1024)
         control = ControlChannel()
         let metrics = BridgeMetrics(lanes: configuration.lanes.map(\.id))
         self.metrics = metrics

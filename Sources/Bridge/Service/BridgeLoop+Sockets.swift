@@ -100,68 +100,46 @@ extension BridgeLoop {
         if let pull = own.pull { try sockets.watch(pull) { [unowned self] in readPull(pull) } }
     }
 
-    /// Makes the link of every configured lane and watches it, at start.
+    /// Watches the lanes' routers and links every configured lane, at start.
     func openConfiguredLinks() throws {
-        for lane in configuration.lanes {
-            let link = try makeLink(lane)
-            links.add(link)
-            try watch(link)
+        for router in links.routers {
+            try sockets.watch(router.socket, stage: .link) { [unowned self] in readRelays(router) }
+            try sockets.watch(router.monitor, stage: .monitor) { [unowned self] in readMonitor(router) }
+        }
+        for lane in configuration.lanes { try links.open(lane) }
+    }
+
+    /// The most relay messages read from a lanes' router in one turn: every lane's messages come through
+    /// it, so it reads more than another socket (``drainLimit``).
+    static let relayDrainLimit = drainLimit * 4
+
+    /// Reads at most ``relayDrainLimit`` messages a lanes' router received, each to the correlator as its
+    /// lane's (the routing id says which).
+    func readRelays(_ router: LaneRouter) {
+        for _ in 0..<Self.relayDrainLimit {
+            guard let frames = receiveOrNoteDrained(router.socket, { try $0.receive(wait: false) }) else { return }
+            takeFromRelay(frames)
         }
     }
 
-    /// Makes the link of `lane` (not watched yet).
-    func makeLink(_ lane: LaneConfiguration) throws -> LaneLink {
-        try LaneLink(
-            context: context, lane: lane, security: configuration.security,
-            heartbeatIntervalMs: configuration.heartbeatIntervalMs,
-            heartbeatTimeoutMs: configuration.heartbeatTimeoutMs)
+    /// Reads all that a lanes' router still holds, before one of its links is made anew or closed: a
+    /// callback in it is still a result.
+    func readWhatRemains(_ router: LaneRouter) {
+        while let frames = try? router.socket.receive(wait: false) { takeFromRelay(frames) }
+        sockets.touched(router.socket)
     }
 
-    /// Watches a lane's link and its monitor: the link's messages go to the correlator, at most
-    /// ``drainLimit`` a turn, and the monitor says when it came up or dropped.
-    func watch(_ link: LaneLink) throws {
-        let socket = link.socket
-        try sockets.watch(socket, stage: .link) { [unowned self] in
-            drain(socket) { correlator.receiveFromRelay(lane: link.lane, frames: $0) }
-        }
-        try sockets.watch(link.monitor, stage: .monitor) { [unowned self] in readMonitor(link) }
-    }
-
-    /// ``watch(_:)``, or an error line when the link cannot be watched (the lane then stays down, for
-    /// nothing it receives is read). Returns whether it is watched.
-    @discardableResult
-    func watchOrLog(_ link: LaneLink) -> Bool {
-        do {
-            try watch(link)
-            return true
-        } catch {
-            unwatch(link)
-            logger.error(
-                "the link to a lane's relay cannot be watched; the lane stays down until a restart, or a reload that changes it",
-                metadata: ["lane": "\(link.lane)", "error": "\(error)"])
-            return false
-        }
-    }
-
-    /// Reads all that a link's socket still holds, before the link is made anew or closed: a callback in it
-    /// is still a result.
-    func readWhatRemains(_ link: LaneLink) {
-        while let frames = try? link.socket.receive(wait: false) {
-            correlator.receiveFromRelay(lane: link.lane, frames: frames)
-        }
-    }
-
-    /// Stops watching a lane's link and its monitor, before they are closed.
-    func unwatch(_ link: LaneLink) {
-        sockets.unwatch(link.socket)
-        sockets.unwatch(link.monitor)
+    /// One message a lanes' router received: its routing id names the link, the rest is the relay's.
+    private func takeFromRelay(_ frames: [[UInt8]]) {
+        guard frames.count >= 2, let link = links.link(routingId: frames[0]) else { return }
+        correlator.receiveFromRelay(lane: link.lane, frames: Array(frames.dropFirst()))
     }
 
     /// Sends frames to a lane's relay without blocking; false when the lane has no link or the link
-    /// cannot take them. The link is asked again before the next wait: a send can consume its signal.
+    /// cannot take them. The router is asked again before the next wait: a send can consume its signal.
     func sendToRelay(_ lane: String, _ frames: [[UInt8]]) -> Bool {
         guard let link = links[lane] else { return false }
-        sockets.touched(link.socket)
+        sockets.touched(link.router.socket)
         return link.send(frames)
     }
 }

@@ -27,7 +27,7 @@ final class BridgeLoop {
     var stamper: EventStamper
     /// The sockets it binds for others: commands, events, the control channel, the event tap.
     let own: OwnSockets
-    var links = LaneLinks()
+    let links: LaneLinks
     /// Every socket the loop reads, with what reads it.
     let sockets: LoopSockets
     /// What waits for a journal write that failed (docs/RELIABILITY.md, "Disk full"): journaled, in order,
@@ -88,6 +88,7 @@ final class BridgeLoop {
         observation.live.set(epoch: stamper.epoch)
         correlator.epoch = stamper.epoch
 
+        links = try LaneLinks(context: context, configuration: configuration)
         sockets = try LoopSockets()
         try watchOwnSockets()
         try openConfiguredLinks()
@@ -246,7 +247,7 @@ final class BridgeLoop {
 
     /// One non-blocking receive; nil when it found nothing, which the poller is told (the socket is
     /// drained and needn't be asked before the next wait), or when it failed.
-    private func receiveOrNoteDrained<Message>(
+    func receiveOrNoteDrained<Message>(
         _ socket: Socket, _ receive: (Socket) throws -> Message?
     ) -> Message? {
         do {
@@ -303,8 +304,11 @@ final class BridgeLoop {
     /// Whether a subscriber's prefix takes `topic`.
     func wanted(_ topic: [UInt8]) -> Bool { subscriptions.takes(topic) }
 
-    func readMonitor(_ link: LaneLink) {
-        while let event = try? link.monitor.receiveMonitorEvent(wait: false) {
+    /// Reads what a lanes' router's monitor reports: a link came up, or dropped. An event for an endpoint
+    /// no link holds (one a reload just closed) is passed over.
+    func readMonitor(_ router: LaneRouter) {
+        while let event = try? router.monitor.receiveMonitorEvent(wait: false) {
+            guard let link = links.link(on: router, endpoint: event.endpoint) else { continue }
             switch event.kind {
             case .handshakeSucceeded:
                 guard link.cameUp() else { continue }
@@ -316,7 +320,6 @@ final class BridgeLoop {
                 switch link.dropped() {
                 case .remakeNow:
                     remake(link)
-                    return
                 case .backOff(let wasUp, let retryIn):
                     backedOff(link, wasUp: wasUp, retryIn: retryIn)
                 case .ignore:
@@ -363,18 +366,15 @@ final class BridgeLoop {
     /// over-size frame, for one), so the bridge never relies on its reconnecting. What the old socket
     /// still holds is read first, so no callback is lost.
     private func remake(_ link: LaneLink, stalled: Bool = false) {
-        readWhatRemains(link)
-        unwatch(link)
+        readWhatRemains(link.router)
         do {
-            try link.remake()
+            try links.remake(link)
         } catch {
             logger.error(
                 "the link to a lane's relay could not be made anew; the lane stays down",
                 metadata: ["lane": "\(link.lane)", "error": "\(error)"])
-            watchOrLog(link)
             return
         }
-        guard watchOrLog(link) else { return }
         if stalled {
             // A relay that is down is retried this way too: info, not notice, so that it does not flood.
             logger.info("lane link still not up; making it anew", metadata: ["lane": "\(link.lane)"])
@@ -389,7 +389,7 @@ final class BridgeLoop {
     private func closeAll() {
         sockets.close()
         writer.stop()
-        for link in links { link.close() }
+        links.closeAll()
         own.close()
         journal.close()
     }
