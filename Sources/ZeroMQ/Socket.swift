@@ -109,6 +109,26 @@ extension Socket {
         return true
     }
 
+    /// Sends one message to the peer a ROUTER names `routingId`: that frame first, then `frames`.
+    ///
+    /// - Returns: false when the message could not be queued without blocking (`EAGAIN`); true once
+    ///   libzmq has taken it. A ROUTER with `ZMQ_ROUTER_MANDATORY` throws `EHOSTUNREACH` for a peer it
+    ///   does not have.
+    @discardableResult
+    public func send(routedTo routingId: [UInt8], _ frames: [[UInt8]], wait: Bool = true) throws(ZMQError) -> Bool {
+        precondition(!frames.isEmpty, "a routed message has at least one frame after its routing id")
+        let handle = try liveHandle("send")
+        let flags: Int32 = ZMQ_SNDMORE | (wait ? 0 : ZMQ_DONTWAIT)
+        while routingId.withUnsafeBytes({ zmq_send(handle, $0.baseAddress, $0.count, flags) }) == -1 {
+            let error = ZMQError.last("send")
+            if error.interrupted { continue }
+            if error.wouldBlock { return false }
+            throw error
+        }
+        // Once the routing id is taken, the rest of the message is too.
+        return try send(frames, wait: wait)
+    }
+
     /// Sends one message whose frames are the UTF-8 bytes of `frames`.
     @discardableResult
     public func send(_ frames: [String], wait: Bool = true) throws(ZMQError) -> Bool {
@@ -129,6 +149,21 @@ extension Socket {
             more = next.more
         }
         return frames
+    }
+
+    /// Receives one whole message of a ROUTER: the routing id of the peer it came from, and its frames.
+    ///
+    /// - Returns: nil when nothing arrived (non-blocking, or the receive timeout passed).
+    public func receiveRouted(wait: Bool = true) throws(ZMQError) -> (routingId: [UInt8], frames: [[UInt8]])? {
+        guard let head = try receiveFrame(wait: wait) else { return nil }
+        var frames: [[UInt8]] = []
+        var more = head.more
+        while more {
+            guard let next = try receiveFrame(wait: true) else { break }
+            frames.append(next.bytes)
+            more = next.more
+        }
+        return (head.bytes, frames)
     }
 
     /// Receives a whole message like ``receive(wait:)``, with the ZAP user id its peer was admitted under

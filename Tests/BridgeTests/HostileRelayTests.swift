@@ -62,7 +62,9 @@ struct HostileRelayTests {
         #expect(reply.string("outcome") == "success")
     }
 
-    @Test("a frame over 1 MiB drops the link, which comes back by itself and carries sales again")
+    @Test(
+        "a frame over 1 MiB drops the link, which comes back by itself and carries sales again; the other lane, on the same router, keeps its link"
+    )
     func overSizeFrameLinkComesBack() throws {
         let context = try Context()
         defer { context.terminate() }
@@ -80,6 +82,17 @@ struct HostileRelayTests {
         try relay.send(Self.success(ctid: "after", amount: 700))
         #expect(try harness.reply(to: "after").string("outcome") == "success")
         #expect(harness.logs.text.contains("connecting anew"))
+
+        // lane-1's relay shares the bridge's router with the hostile one: its link never dropped.
+        try harness.send(saleJSON(id: "beside", lane: "lane-1", amount: 800))
+        try harness.event("lane-1.sale.delivered")
+        harness.simulator.injectCallback(
+            lane: "lane-1",
+            url: "interapp-callback://result?status=success&action=sale&clientTransactionId=beside&amount=800")
+        #expect(try harness.reply(to: "beside").string("outcome") == "success")
+        try harness.drainEvents()
+        #expect(!harness.events.contains { $0.topic == "lane-1.lane.disconnected" })
+        #expect(try harness.faults(lane: "lane-1").int("linkResets") ?? 0 == 0)
     }
 
     @Test("frames that are no message of the link are counted, and logged without their newlines")

@@ -63,4 +63,49 @@ struct RouterTests {
             #expect(throws: ZMQError(code: EHOSTUNREACH, operation: "send")) { try client.send(["server", "x"]) }
         }
     }
+
+    @Test("a routed send puts the routing id first; a routed receive gives it apart from the frames")
+    func routedSendAndReceive() throws {
+        try withContext { context in
+            let relay = try makeSocket(context, .dealer)
+            let endpoint = try bindFresh(relay, .tcp)
+            let bridge = try makeSocket(context, .router)
+            try bridge.setRouterMandatory(true)
+            try bridge.setConnectRoutingId(Array("r1".utf8))
+            let events = try EventWatcher(bridge)
+            try bridge.connect(endpoint)
+            #expect(try events.next(.handshakeSucceeded) != nil, "saw \(events.seenKinds)")
+
+            #expect(try bridge.send(routedTo: Array("r1".utf8), [Array("open".utf8), Array("x".utf8)]))
+            #expect(text(try relay.receive()) == ["open", "x"])
+            try relay.send(["opened", "x"])
+            let message = try #require(try bridge.receiveRouted())
+            #expect(String(decoding: message.routingId, as: UTF8.self) == "r1")
+            #expect(message.frames.map { String(decoding: $0, as: UTF8.self) } == ["opened", "x"])
+            #expect(try bridge.receiveRouted(wait: false) == nil)
+            #expect(throws: ZMQError(code: EHOSTUNREACH, operation: "send")) {
+                try bridge.send(routedTo: Array("r2".utf8), [Array("open".utf8)], wait: false)
+            }
+        }
+    }
+
+    /// The lanes' routers rely on this (LaneRouter): with `ZMQ_IMMEDIATE`, libzmq 4.3 names the peer by
+    /// its own routing id and ignores the connect routing id, so they cannot have it.
+    @Test("with immediate on, a ROUTER's connect routing id does not name the peer")
+    func immediateIgnoresConnectRoutingId() throws {
+        try withContext { context in
+            let relay = try makeSocket(context, .dealer)
+            let endpoint = try bindFresh(relay, .tcp)
+            let bridge = try makeSocket(context, .router)
+            try bridge.setRouterMandatory(true)
+            try bridge.setImmediate(true)
+            try bridge.setConnectRoutingId(Array("r1".utf8))
+            let events = try EventWatcher(bridge)
+            try bridge.connect(endpoint)
+            #expect(try events.next(.handshakeSucceeded) != nil, "saw \(events.seenKinds)")
+            try relay.send(["hello"])
+            let message = try #require(try bridge.receiveRouted())
+            #expect(message.routingId != Array("r1".utf8))
+        }
+    }
 }

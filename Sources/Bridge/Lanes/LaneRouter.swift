@@ -67,7 +67,7 @@ final class LaneRouter {
     /// Sends frames to the connection named `routingId` without blocking; false when it cannot take them
     /// (gone, or full).
     func send(to routingId: [UInt8], _ frames: [[UInt8]]) -> Bool {
-        (try? socket.send([routingId] + frames, wait: false)) ?? false
+        (try? socket.send(routedTo: routingId, frames, wait: false)) ?? false
     }
 
     /// Closes the router: the monitor is stopped first, then the socket, then the monitor's reader, so that

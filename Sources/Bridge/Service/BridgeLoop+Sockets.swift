@@ -117,22 +117,24 @@ extension BridgeLoop {
     /// lane's (the routing id says which).
     func readRelays(_ router: LaneRouter) {
         for _ in 0..<Self.relayDrainLimit {
-            guard let frames = receiveOrNoteDrained(router.socket, { try $0.receive(wait: false) }) else { return }
-            takeFromRelay(frames)
+            guard let message = receiveOrNoteDrained(router.socket, { try $0.receiveRouted(wait: false) }) else {
+                return
+            }
+            takeFromRelay(message)
         }
     }
 
     /// Reads all that a lanes' router still holds, before one of its links is made anew or closed: a
     /// callback in it is still a result.
     func readWhatRemains(_ router: LaneRouter) {
-        while let frames = try? router.socket.receive(wait: false) { takeFromRelay(frames) }
+        while let message = try? router.socket.receiveRouted(wait: false) { takeFromRelay(message) }
         sockets.touched(router.socket)
     }
 
     /// One message a lanes' router received: its routing id names the link, the rest is the relay's.
-    private func takeFromRelay(_ frames: [[UInt8]]) {
-        guard frames.count >= 2, let link = links.link(routingId: frames[0]) else { return }
-        correlator.receiveFromRelay(lane: link.lane, frames: Array(frames.dropFirst()))
+    private func takeFromRelay(_ message: (routingId: [UInt8], frames: [[UInt8]])) {
+        guard !message.frames.isEmpty, let link = links.link(routingId: message.routingId) else { return }
+        correlator.receiveFromRelay(lane: link.lane, frames: message.frames)
     }
 
     /// Sends frames to a lane's relay without blocking; false when the lane has no link or the link

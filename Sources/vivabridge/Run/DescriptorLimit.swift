@@ -4,10 +4,10 @@ import Foundation
 /// raised to the hard one (as Go's runtime and most daemons do: the default soft limit of 1,024 is below what
 /// a few hundred lanes take), and a configuration that needs more than the hard limit is said at start.
 enum DescriptorLimit {
-    /// Descriptors one lane's link takes (docs/OPERATIONS.md, "Open files"): 4 measured (/proc/PID/fd of a
-    /// bridge with 10 and 200 lanes up: 74 and 834), its DEALER's and its monitor's two sockets' mailboxes
-    /// (an eventfd each) and the TCP connection; and one more while a reconnection overlaps the old one.
-    static let perLane = 5
+    /// Descriptors one lane's link takes (docs/OPERATIONS.md, "Open files"): 1 measured (/proc/PID/fd of a
+    /// bridge with 10 and 200 lanes up: 47 and 237), its TCP connection (every lane goes through the same
+    /// router); and one more while a reconnection overlaps the old one.
+    static let perLane = 2
     /// Descriptors the bridge takes whatever its lanes: the journal (database, WAL, shared memory, lock) and
     /// its writer, the command, events and control sockets, ZeroMQ's I/O thread and reaper, epoll, the HTTP
     /// listener, standard streams, and the clients and viewers connected.
