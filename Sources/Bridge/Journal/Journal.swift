@@ -214,28 +214,42 @@ final class Journal: JournalStore {
     func commit(_ entries: [JournalEntry]) throws {
         guard !entries.isEmpty else { return }
         let placed = places.placing(entries)
-        try database.write { db in try Self.write(placed, in: db) }
+        try database.inCachedTransaction { db in try Self.write(placed, in: db, with: LogAppends(db)) }
     }
 
-    /// Writes `entries`, in order, in the transaction `db` is in.
-    static func write(_ entries: [JournalEntry], in db: Database) throws {
-        for entry in entries { try apply(entry, in: db) }
+    /// Writes `entries`, in order, with `appends` of the transaction `db` is in.
+    static func write(_ entries: [JournalEntry], in db: Database, with appends: LogAppends) throws {
+        for entry in entries { try apply(entry, in: db, appends) }
     }
 
-    private static func apply(_ entry: JournalEntry, in db: Database) throws {
+    /// The log's three appends, taken from GRDB's cache once a transaction, not once a row: a look-up hashes
+    /// and compares the statement's whole text.
+    struct LogAppends {
+        let command: Statement
+        let outcome: Statement
+        let callback: Statement
+
+        init(_ db: Database) throws {
+            command = try db.cachedStatement(sql: CommandLogRow.append)
+            outcome = try db.cachedStatement(sql: OutcomeLogRow.append)
+            callback = try db.cachedStatement(sql: CallbackRow.append)
+        }
+    }
+
+    private static func apply(_ entry: JournalEntry, in db: Database, _ appends: LogAppends) throws {
         switch entry {
         case .insert(let command):
             let row = CommandLogRow(command)
-            try db.cachedStatement(sql: CommandLogRow.append).run { row.bind(into: &$0) }
+            try appends.command.run { row.bind(into: &$0) }
         case .final(let command, let summary, let late, let at):
             // The bridge's own look-ups are never journaled: their outcome is not either.
             guard let row = OutcomeLogRow(command, summary: summary, late: late, atMs: at) else { return }
-            try db.cachedStatement(sql: OutcomeLogRow.append).run { row.bind(into: &$0) }
+            try appends.outcome.run { row.bind(into: &$0) }
         case .callback(let lane, let at, let fields, let matched, let commandSeq, let disposition):
             let row = CallbackRow(
                 lane: lane, receivedMs: at, fields: fields, matchedId: matched, commandSeq: commandSeq,
                 disposition: disposition)
-            try db.cachedStatement(sql: CallbackRow.append).run { row.bind(into: &$0) }
+            try appends.callback.run { row.bind(into: &$0) }
         case .batch(let lane, let batch):
             if let batch {
                 try BatchRow(lane: lane, batch: batch).insert(db, onConflict: .replace)
@@ -253,7 +267,10 @@ final class SQLiteCommitter: JournalCommitter {
     init(database: DatabaseQueue) { self.database = database }
 
     func commit(_ turns: [[JournalEntry]]) throws {
-        try database.write { db in for entries in turns { try Journal.write(entries, in: db) } }
+        try database.inCachedTransaction { db in
+            let appends = try Journal.LogAppends(db)
+            for entries in turns { try Journal.write(entries, in: db, with: appends) }
+        }
     }
 
     func close() { try? database.close() }

@@ -84,25 +84,7 @@ enum HTTPProbe {
     ) throws -> [String] {
         let connection = try LoopbackHTTP(port: port, timeoutMs: 200)
         try connection.get(path, closing: false)
-        var raw: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        var opened = false
-        let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
-        var lines: [String] = []
-        while Date() < deadline {
-            let count = connection.receive(into: &buffer)
-            if count == 0 { break }
-            if count > 0 { raw.append(contentsOf: buffer[0..<count]) }
-            // By bytes: "\r\n" of the chunked framing is one Character, which a split on "\n" would not cut.
-            lines = raw.split(separator: 10).map { String(decoding: $0, as: UTF8.self) }
-                .filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
-            if !opened, !lines.isEmpty {
-                opened = true
-                try onOpen()
-            }
-            if done(lines) { return lines }
-        }
-        return lines
+        return try connection.readEventData(timeoutMs: timeoutMs, onFirstLine: onOpen, until: done)
     }
 
     static func parse(_ bytes: [UInt8]) throws -> Answer {

@@ -98,19 +98,7 @@ final class StandbyBridge {
         let connection = try LoopbackHTTP(port: port, timeoutMs: 200)
         defer { connection.close() }
         try connection.get("/events", closing: false)
-        var raw: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        var lines: [String] = []
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let count = connection.receive(into: &buffer)
-            if count == 0 { break }
-            if count > 0 { raw.append(contentsOf: buffer[0..<count]) }
-            lines = raw.split(separator: 10).map { String(decoding: $0, as: UTF8.self) }
-                .filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
-            if done(lines) { break }
-        }
-        return lines
+        return try connection.readEventData(timeoutMs: Int(timeout * 1000), until: done)
     }
 
     /// The command endpoint its banner names, once it serves.
