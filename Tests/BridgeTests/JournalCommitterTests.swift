@@ -36,14 +36,14 @@ struct JournalCommitterTests {
     @Test("a full disk (SQLITE_FULL) fails the commit with that error; once there is room the next one goes in")
     func diskFull() throws {
         let temporary = try TemporaryJournal("committer-full")
-        let connection = try Journal.open(path: temporary.journal.path, sync: .normal)
+        let committer = try SQLiteCommitter(path: temporary.journal.path, sync: .normal)
+        defer { committer.close() }
+        let connection = committer.database
         // The file may not grow past its size now: the next page it needs is refused, as on a full disk.
         try connection.writeWithoutTransaction { db in
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             try db.execute(sql: "PRAGMA max_page_count = \(pages)")
         }
-        let committer = SQLiteCommitter(database: connection)
-        defer { committer.close() }
         let large = String(repeating: "x", count: 2000)
         let turns = (1...50).map { [Self.insert("full-\($0)", seq: Int64($0), fingerprint: large)] }
         let failure = #expect(throws: DatabaseError.self) { try committer.commit(turns) }

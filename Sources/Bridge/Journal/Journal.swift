@@ -84,9 +84,11 @@ final class Journal: JournalStore {
 
     /// A connection to the journal at `path` as the bridge sets its connections up (WAL, `sync`, no automatic
     /// checkpoint): the loop's, and the ``JournalWriter``'s own.
-    static func open(path: String, sync: JournalSync) throws -> DatabaseQueue {
+    static func open(
+        path: String, sync: JournalSync, whileBusy: @escaping Database.BusyCallback = retryWhileBusy
+    ) throws -> DatabaseQueue {
         var configuration = Configuration()
-        configuration.busyMode = .callback(Self.retryWhileBusy)
+        configuration.busyMode = .callback(whileBusy)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = \(sync == .full ? "FULL" : "NORMAL")")
@@ -162,7 +164,7 @@ final class Journal: JournalStore {
 
     /// The journal writer's own connection to the file (WAL: the loop's reads never wait for its commits).
     func makeCommitter() throws -> any JournalCommitter {
-        SQLiteCommitter(database: try Self.open(path: path, sync: sync))
+        try SQLiteCommitter(path: path, sync: sync)
     }
 
     /// Refuses a journal from a newer vivabridge, then applies the migrations it has not had yet.
@@ -258,20 +260,4 @@ final class Journal: JournalStore {
             }
         }
     }
-}
-
-/// SQLite's ``JournalCommitter``: a connection of the writer's own, each call one transaction.
-final class SQLiteCommitter: JournalCommitter {
-    private let database: DatabaseQueue
-
-    init(database: DatabaseQueue) { self.database = database }
-
-    func commit(_ turns: [[JournalEntry]]) throws {
-        try database.inCachedTransaction { db in
-            let appends = try Journal.LogAppends(db)
-            for entries in turns { try Journal.write(entries, in: db, with: appends) }
-        }
-    }
-
-    func close() { try? database.close() }
 }

@@ -80,6 +80,10 @@ protocol JournalCommitter: Sendable {
     /// Writes every turn's entries, in order, in one transaction.
     func commit(_ turns: [[JournalEntry]]) throws
 
+    /// ``commit(_:)``, unless another connection holds the journal's write lock: then nothing is written,
+    /// nothing waited for, and it returns false.
+    func commitUnlessBusy(_ turns: [[JournalEntry]]) throws -> Bool
+
     /// Closes the connection (the writer's thread calls it as it ends).
     func close()
 }

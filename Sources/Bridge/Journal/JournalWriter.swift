@@ -43,6 +43,13 @@ final class JournalWriter {
     }
 
     private let queue = Queue()
+    /// The journal's connection for commits: the writer's thread's, and the caller's in ``commitHere(turn:entries:)``.
+    private let committer: any JournalCommitter
+    private let metrics: BridgeMetrics
+    /// Whether a small turn with nothing ahead of it is better committed by the loop itself
+    /// (``commitHere(turn:entries:)``): a local commit that does not wait for the disk (SQLite, `normal`).
+    /// One that waits (`full`, PostgreSQL) stays on the writer's thread, so that the loop goes on reading.
+    let commitsHere: Bool
     /// The most turns one transaction takes: a commit after a stall (a checkpoint, a slow disk) stays small
     /// enough that its memory (the entries, SQLite's dirty pages) does not set a high-water mark the process
     /// keeps.
@@ -54,7 +61,10 @@ final class JournalWriter {
     /// Starts the writer on `committer`, the journal's connection for it (with SQLite, a connection of its
     /// own, so that the loop's reads never wait for a commit: WAL readers and the writer do not block each other). It wakes the loop
     /// through `wake`, an inproc PAIR the loop polls.
-    init(committer: any JournalCommitter, context: Context, metrics: BridgeMetrics) throws {
+    init(committer: any JournalCommitter, commitsHere: Bool = false, context: Context, metrics: BridgeMetrics) throws {
+        self.committer = committer
+        self.commitsHere = commitsHere
+        self.metrics = metrics
         let endpoint = "inproc://vivabridge-journal-writer-\(UUID().uuidString)"
         wake = try Socket(context, .pair)
         try wake.bind(endpoint)
@@ -90,16 +100,14 @@ final class JournalWriter {
                 return (taken, state.stopping, !state.queued.isEmpty)
             }
             more = left
-            if let last = turns.last {
-                let started = DispatchTime.now().uptimeNanoseconds
-                let report: Report
-                do {
-                    try committer.commit(turns.map(\.entries))
-                    metrics.journalCommit.record(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
-                    report = .committed(through: last.number)
-                } catch {
-                    report = .failed(through: last.number, problem: "\(error)")
-                }
+            if let last = turns.last,
+                let report = report(
+                    through: last.number, metrics: metrics,
+                    {
+                        try committer.commit(turns.map(\.entries))
+                        return true
+                    })
+            {
                 queue.state.withLock { state in
                     if case .failed = report { state.failed = true }
                     state.reports.append(report)
@@ -108,6 +116,36 @@ final class JournalWriter {
             }
             if stopping, !more { return }
         }
+    }
+
+    /// Runs `commit`, timed; what to report of turn `number`, the last it wrote: committed, failed, or nil
+    /// when `commit` wrote nothing (it returned false: the journal was busy).
+    private static func report(
+        through number: UInt64, metrics: BridgeMetrics, _ commit: () throws -> Bool
+    ) -> Report? {
+        let started = DispatchTime.now().uptimeNanoseconds
+        do {
+            guard try commit() else { return nil }
+            metrics.journalCommit.record(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+            return .committed(through: number)
+        } catch {
+            return .failed(through: number, problem: "\(error)")
+        }
+    }
+
+    /// Commits turn `number`'s entries on the calling thread, now, and says how it went; nil when another
+    /// connection holds the journal's write lock (a checkpoint's restart, a journal command): nothing was
+    /// written or waited for, and the turn is for ``submit(turn:entries:)``, whose thread waits for the
+    /// lock. Only while the writer's thread has nothing of the caller's: every turn submitted before was
+    /// reported and taken (``takeReports()``), so that thread does not touch the connection (it reports
+    /// after its commit, under the lock the caller reads the report under). A failure is the caller's to
+    /// handle, as a reported one; nothing is queued behind it.
+    ///
+    /// A commit handed to the thread costs two thread wake-ups (the thread's, then the loop's), each tens
+    /// of µs on a machine whose idle cores halt: one sale at a time, they are most of what the journal
+    /// adds to a reply (docs/PERFORMANCE.md 6.10).
+    func commitHere(turn number: UInt64, entries: [JournalEntry]) -> Report? {
+        Self.report(through: number, metrics: metrics) { try committer.commitUnlessBusy([entries]) }
     }
 
     /// Queues turn `number`'s entries for the next commit. Turns are handed in increasing order.

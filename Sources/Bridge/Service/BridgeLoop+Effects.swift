@@ -23,29 +23,46 @@ extension BridgeLoop {
                 if pending.isEmpty { perform(effects) } else { pending.append(waiting: effects) }
                 continue
             }
-            writer.submit(turn: number, entries: entries)
             pending.append(writing: number, effects: effects)
+            // Nothing ahead of it and nothing behind (a sale at a time): committed here, when the journal is
+            // free, so that no thread's wake-up is paid (JournalWriter.commitHere).
+            if pending.count == 1, writer.commitsHere, entries.count <= Self.entriesCommittedHere,
+                !correlator.hasEffects, let report = writer.commitHere(turn: number, entries: entries)
+            {
+                take(report)
+            } else {
+                writer.submit(turn: number, entries: entries)
+            }
         }
     }
+
+    /// The most journal entries of a turn the loop commits itself, when nothing waits for the writer (an
+    /// accepted command, an outcome and its callback): a larger turn means load, which the writer's thread
+    /// takes so that the loop goes on reading meanwhile.
+    static let entriesCommittedHere = 3
 
     /// Carries out the turns the journal writer committed since the last call, in order; hands a failed
     /// write, and every turn still waiting, to ``journalWriteFailed(_:effects:)``.
     func collectCommits() {
         let (reports, wakeDrained) = writer.takeReports()
         if wakeDrained { sockets.drained(writer.wake) }
-        for report in reports {
-            switch report {
-            case .committed(let number):
-                correlator.journalCommitted(through: number)
-                for effects in pending.takeCommitted(through: number) { perform(effects) }
-            case .failed(_, let problem):
-                writer.takeFailure()
-                let uncommitted = pending.takeAll()
-                journalWriteFailed(problem, effects: uncommitted.writing)
-                // What only waited behind the failed turns (answers to queries, refusals) needs no journal:
-                // it leaves now, as it would have while the failed write is held.
-                perform(uncommitted.waiting)
-            }
+        for report in reports { take(report) }
+    }
+
+    /// Carries out what a commit's report says: the turns it committed, in order; or a failed write, with
+    /// every turn still waiting (``journalWriteFailed(_:effects:)``).
+    private func take(_ report: JournalWriter.Report) {
+        switch report {
+        case .committed(let number):
+            correlator.journalCommitted(through: number)
+            for effects in pending.takeCommitted(through: number) { perform(effects) }
+        case .failed(_, let problem):
+            writer.takeFailure()
+            let uncommitted = pending.takeAll()
+            journalWriteFailed(problem, effects: uncommitted.writing)
+            // What only waited behind the failed turns (answers to queries, refusals) needs no journal:
+            // it leaves now, as it would have while the failed write is held.
+            perform(uncommitted.waiting)
         }
     }
 

@@ -66,7 +66,10 @@ final class BridgeLoop {
         journal = try JournalStores.open(
             configuration.journal, sync: configuration.journalSync, leaseEpoch: leaseEpoch,
             password: configuration.journalPassword)
-        writer = try JournalWriter(committer: try journal.makeCommitter(), context: context, metrics: metrics.shared)
+        writer = try JournalWriter(
+            committer: try journal.makeCommitter(),
+            commitsHere: configuration.journalSync == .normal && !configuration.journalIsShared, context: context,
+            metrics: metrics.shared)
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
             logger: logger, metrics: metrics,
