@@ -106,6 +106,31 @@ struct LiveLaneTests {
         #expect(ping.object("result")?.int("lanes") == 3)
     }
 
+    @Test("a lane renamed by a reload, on the same relay endpoint: the new name's link comes up and sells")
+    func renameOnTheSameEndpoint() throws {
+        let harness = try BridgeHarness(lanes: [Self.lane("lane-1"), Self.lane("lane-2")])
+        var lanes = harness.configuration.lanes
+        lanes[0].id = "till-1"
+        harness.bridge.reloadLanes(lanes)
+        try harness.event("lane-1.lane.removed")
+        try harness.event("till-1.lane.connected")
+        #expect(try harness.call(saleJSON(id: "renamed", lane: "till-1", amount: 100)).string("outcome") == "success")
+        #expect(try harness.call(saleJSON(id: "beside", lane: "lane-2", amount: 200)).string("outcome") == "success")
+    }
+
+    @Test("two lanes whose relay endpoints a reload swaps: each link is made anew on the other's, and sells")
+    func swapEndpoints() throws {
+        let harness = try BridgeHarness(lanes: [Self.lane("lane-1"), Self.lane("lane-2")])
+        var lanes = harness.configuration.lanes
+        (lanes[0].endpoint, lanes[1].endpoint) = (lanes[1].endpoint, lanes[0].endpoint)
+        harness.bridge.reloadLanes(lanes)
+        try harness.event("lane-1.lane.connected") { $0.string("endpoint") == lanes[0].endpoint }
+        try harness.event("lane-2.lane.connected") { $0.string("endpoint") == lanes[1].endpoint }
+        #expect(try harness.call(saleJSON(id: "one", lane: "lane-1", amount: 100)).string("outcome") == "success")
+        #expect(try harness.call(saleJSON(id: "two", lane: "lane-2", amount: 200)).string("outcome") == "success")
+        #expect(harness.simulator.history(lane: "lane-2").count == 1, "lane-1's sale did not reach its new relay")
+    }
+
     @Test("/readyz's lanes and vivabridge_lane_up follow lanes a reload removes and adds back")
     func observationFollowsReloads() throws {
         let harness = try BridgeHarness(lanes: [Self.lane("lane-1"), Self.lane("lane-2"), Self.lane("lane-3")])

@@ -4,7 +4,7 @@ extension BridgeLoop {
     func openLink(_ lane: LaneConfiguration) {
         guard links[lane.id] == nil else { return }
         do {
-            try links.open(lane)
+            try open(lane)
         } catch {
             logger.error(
                 "the link to the lane's relay could not be made; the lane stays down until a restart, or a reload that changes it",

@@ -100,13 +100,17 @@ extension BridgeLoop {
         if let pull = own.pull { try sockets.watch(pull) { [unowned self] in readPull(pull) } }
     }
 
-    /// Watches the lanes' routers and links every configured lane, at start.
+    /// Links every configured lane, at start.
     func openConfiguredLinks() throws {
-        for router in links.routers {
-            try sockets.watch(router.socket, stage: .link) { [unowned self] in readRelays(router) }
-            try sockets.watch(router.monitor, stage: .monitor) { [unowned self] in readMonitor(router) }
-        }
-        for lane in configuration.lanes { try links.open(lane) }
+        for lane in configuration.lanes { try open(lane) }
+    }
+
+    /// Links `lane`, and watches its router when the link made it: what the router reads goes to the
+    /// correlator, what its monitor says to ``readMonitor(_:)``.
+    func open(_ lane: LaneConfiguration) throws {
+        guard let router = try links.open(lane).newRouter else { return }
+        try sockets.watch(router.socket, stage: .link) { [unowned self] in readRelays(router) }
+        try sockets.watch(router.monitor, stage: .monitor) { [unowned self] in readMonitor(router) }
     }
 
     /// The most relay messages read from a lanes' router in one turn: every lane's messages come through

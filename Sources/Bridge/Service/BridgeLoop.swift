@@ -91,7 +91,7 @@ final class BridgeLoop {
         observation.live.set(epoch: stamper.epoch)
         correlator.epoch = stamper.epoch
 
-        links = try LaneLinks(context: context, configuration: configuration)
+        links = LaneLinks(context: context, configuration: configuration)
         sockets = try LoopSockets()
         try watchOwnSockets()
         try openConfiguredLinks()

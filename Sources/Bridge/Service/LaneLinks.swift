@@ -2,13 +2,17 @@ import ZeroMQ
 
 /// Every lane's link the loop owns, and the routers they go through: links in the order the lanes were
 /// opened (ticks walk them in it), by lane (a send finds its link at once), by routing id (what a router
-/// reads says its lane) and by router and endpoint (what a router's monitor reports says its lane; lane
-/// endpoints are unique, BridgeConfiguration refuses two lanes on one).
+/// reads says its lane) and by router and endpoint (what a router's monitor reports says its lane).
+///
+/// A router holds one link an endpoint: libzmq names a connection's events by its endpoint and drops every
+/// connection to an endpoint at once. The configuration refuses two lanes on one endpoint, but a reload
+/// can link a lane to an endpoint another still holds while it finishes (a lane renamed): that link goes
+/// through another router of its kind, made then.
 final class LaneLinks: Sequence {
-    /// The router of the lanes that do not pin their relay's key.
-    let plain: LaneRouter
-    /// The router of the lanes that pin their relay's key (CURVE); only with the bridge's own keys.
-    let curve: LaneRouter?
+    /// Every router made, in order; the loop watches each as ``open(_:)`` makes it.
+    private var routers: [LaneRouter] = []
+    private let makeRouter: (_ security: SecuritySettings?) throws -> LaneRouter
+    private let security: SecuritySettings?
     private var ordered: [LaneLink] = []
     private var byLane: [String: LaneLink] = [:]
     private var byRoutingId: [[UInt8]: LaneLink] = [:]
@@ -21,24 +25,15 @@ final class LaneLinks: Sequence {
         let endpoint: String
     }
 
-    /// Makes the routers; no lane is linked yet.
-    init(context: Context, configuration: BridgeConfiguration) throws {
-        let make = { (security: SecuritySettings?) in
+    /// Makes no router yet: the first link of each kind makes its router.
+    init(context: Context, configuration: BridgeConfiguration) {
+        security = configuration.security
+        makeRouter = { security in
             try LaneRouter(
                 context: context, security: security, heartbeatIntervalMs: configuration.heartbeatIntervalMs,
                 heartbeatTimeoutMs: configuration.heartbeatTimeoutMs)
         }
-        plain = try make(nil)
-        do {
-            curve = try configuration.security.map(make)
-        } catch {
-            plain.close()
-            throw error
-        }
     }
-
-    /// The routers, each watched once by the loop.
-    var routers: [LaneRouter] { [plain] + (curve.map { [$0] } ?? []) }
 
     /// How many links there are.
     var count: Int { ordered.count }
@@ -54,17 +49,28 @@ final class LaneLinks: Sequence {
         byEndpoint[EndpointKey(router: ObjectIdentifier(router), endpoint: endpoint)]
     }
 
-    /// Links `lane` through its router (the CURVE one when it pins its relay's key and the bridge has
-    /// keys) and counts it among the links, after the others.
-    @discardableResult
-    func open(_ lane: LaneConfiguration) throws -> LaneLink {
-        let router = lane.relayPublicKey != nil ? curve ?? plain : plain
+    /// Links `lane` through a router of its kind (CURVE when it pins its relay's key and the bridge has keys)
+    /// that has no link to its endpoint, and counts it among the links, after the others. Returns the link,
+    /// and the router when it was made for it (the caller watches it).
+    func open(_ lane: LaneConfiguration) throws -> (link: LaneLink, newRouter: LaneRouter?) {
+        let kind = lane.relayPublicKey != nil ? security : nil
+        var newRouter: LaneRouter?
+        let router: LaneRouter
+        if let free = routers.first(where: {
+            $0.isCurve == (kind != nil) && self.link(on: $0, endpoint: lane.endpoint) == nil
+        }) {
+            router = free
+        } else {
+            router = try makeRouter(kind)
+            routers.append(router)
+            newRouter = router
+        }
         let link = try LaneLink(router: router, lane: lane, routingId: takeRoutingId())
         ordered.append(link)
         byLane[link.lane] = link
         byRoutingId[link.routingId] = link
         byEndpoint[EndpointKey(router: ObjectIdentifier(router), endpoint: link.endpoint)] = link
-        return link
+        return (link, newRouter)
     }
 
     /// Makes `link`'s connection anew under a new routing id; the one before the last no longer names it.
