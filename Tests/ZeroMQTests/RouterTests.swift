@@ -67,15 +67,7 @@ struct RouterTests {
     @Test("a routed send puts the routing id first; a routed receive gives it apart from the frames")
     func routedSendAndReceive() throws {
         try withContext { context in
-            let relay = try makeSocket(context, .dealer)
-            let endpoint = try bindFresh(relay, .tcp)
-            let bridge = try makeSocket(context, .router)
-            try bridge.setRouterMandatory(true)
-            try bridge.setConnectRoutingId(Array("r1".utf8))
-            let events = try EventWatcher(bridge)
-            try bridge.connect(endpoint)
-            #expect(try events.next(.handshakeSucceeded) != nil, "saw \(events.seenKinds)")
-
+            let (relay, bridge) = try Self.linked(context, immediate: false)
             #expect(try bridge.send(routedTo: Array("r1".utf8), [Array("open".utf8), Array("x".utf8)]))
             #expect(text(try relay.receive()) == ["open", "x"])
             try relay.send(["opened", "x"])
@@ -94,18 +86,25 @@ struct RouterTests {
     @Test("with immediate on, a ROUTER's connect routing id does not name the peer")
     func immediateIgnoresConnectRoutingId() throws {
         try withContext { context in
-            let relay = try makeSocket(context, .dealer)
-            let endpoint = try bindFresh(relay, .tcp)
-            let bridge = try makeSocket(context, .router)
-            try bridge.setRouterMandatory(true)
-            try bridge.setImmediate(true)
-            try bridge.setConnectRoutingId(Array("r1".utf8))
-            let events = try EventWatcher(bridge)
-            try bridge.connect(endpoint)
-            #expect(try events.next(.handshakeSucceeded) != nil, "saw \(events.seenKinds)")
+            let (relay, bridge) = try Self.linked(context, immediate: true)
             try relay.send(["hello"])
             let message = try #require(try bridge.receiveRouted())
             #expect(message.routingId != Array("r1".utf8))
         }
+    }
+
+    /// A DEALER bound as a relay, and a ROUTER with router-mandatory that connected to it naming the
+    /// connection "r1" (with `immediate` as given); returns once the handshake succeeded.
+    private static func linked(_ context: Context, immediate: Bool) throws -> (relay: Socket, bridge: Socket) {
+        let relay = try makeSocket(context, .dealer)
+        let endpoint = try bindFresh(relay, .tcp)
+        let bridge = try makeSocket(context, .router)
+        try bridge.setRouterMandatory(true)
+        try bridge.setImmediate(immediate)
+        try bridge.setConnectRoutingId(Array("r1".utf8))
+        let events = try EventWatcher(bridge)
+        try bridge.connect(endpoint)
+        #expect(try events.next(.handshakeSucceeded) != nil, "saw \(events.seenKinds)")
+        return (relay, bridge)
     }
 }
