@@ -15,6 +15,11 @@ import ZeroMQ
 /// (``LaneLink/send(_:)``), and drops a connection that went down before it is made anew.
 /// `ZMQ_ROUTER_MANDATORY` makes a send to a connection the router no longer has fail.
 ///
+/// Events name an endpoint, not a connection: one the loop reads more than 100 ms late (libzmq reconnects
+/// on its own by then) can be taken for the next connection's. The worst it does is keep the lane down a
+/// few seconds more (``LaneLink/dropped()`` backs off), and a URL the ROUTER queued meanwhile never leaves:
+/// its sale ends `unknown`, never sent twice.
+///
 /// CURVE is per socket in libzmq, and the relay's key per connection: a bridge with keys has a second
 /// ROUTER for the lanes that pin their relay's key, and sets that key before each connection.
 final class LaneRouter {
