@@ -83,7 +83,8 @@ final class Journal: JournalStore {
     }
 
     /// A connection to the journal at `path` as the bridge sets its connections up (WAL, `sync`, no automatic
-    /// checkpoint): the loop's, and the ``JournalWriter``'s own.
+    /// checkpoint): the loop's, and the ``JournalWriter``'s own. `whileBusy` says how it waits for a lock
+    /// another connection holds (``SQLiteCommitter`` can turn the wait off for the loop's own commits).
     static func open(
         path: String, sync: JournalSync, whileBusy: @escaping Database.BusyCallback = retryWhileBusy
     ) throws -> DatabaseQueue {
