@@ -175,12 +175,31 @@ extension Correlator {
                 reject(conflict(command), to: target)
                 return true
             }
-            if let text = stored.reply, target != .pull {
+            guard target != .pull else { return true }
+            if let text = stored.reply {
                 metrics.command(action: stored.action.rawValue, outcome: stored.outcome ?? .unknown, elapsedMs: 0)
                 emit(.reply(target, id: stored.id, Array(text.utf8)))
+            } else {
+                answerWithoutOutcome(stored, to: target)
             }
             return true
         }
+    }
+
+    /// A repeat of a command the journal holds with no outcome while nothing of it is in flight here (a
+    /// journal restored or repaired by hand): its result is not known, and it is never sent again.
+    private func answerWithoutOutcome(_ stored: StoredCommand, to target: ReplyTarget) {
+        logger.warning(
+            "a repeated command is journaled with no outcome and is not in flight; answered unknown",
+            metadata: ["id": "\(stored.id)", "lane": "\(stored.lane ?? "-")"])
+        metrics.command(action: stored.action.rawValue, outcome: .unknown, elapsedMs: 0)
+        let reply = Reply.outcome(
+            .unknown,
+            "\(stored.action.rawValue) \(stored.id) is in the journal with no outcome and is not in flight; the "
+                + "terminal may have completed it: check Viva's records, then resolve it"
+        ).addressed(
+            id: stored.id, lane: stored.lane ?? Topic.bridgeLane, action: stored.action.rawValue, client: stored.client)
+        emit(.reply(target, id: stored.id, reply.serialized))
     }
 
     private func conflict(_ command: Command) -> Rejection {

@@ -84,17 +84,14 @@ final class Correlator {
     @discardableResult
     func journalWritesResumed() -> Bool { journalHealth.writesResumed() }
 
-    /// Picks up what a previous run left outstanding, and the open batches.
+    /// Picks up what a previous run left outstanding, and the open batches. A command left on a lane that
+    /// is no longer configured ends `unknown` now (no callback can reach it), so that it is published,
+    /// listed by `journal unknown` and answered to every repeat.
     func restore() throws {
         for (lane, batch) in try store.openBatches() { lanes[lane]?.openBatch = batch }
         for stored in try store.outstandingInJournal() {
             let action = stored.action
-            guard let laneId = stored.lane, let lane = lanes[laneId] else {
-                logger.warning(
-                    "journal holds an outstanding command for a lane no longer configured",
-                    metadata: ["id": "\(stored.id)", "lane": "\(stored.lane ?? "-")"])
-                continue
-            }
+            let laneId = stored.lane ?? Topic.bridgeLane
             let record = CommandRecord(
                 id: stored.id, lane: laneId, action: action, clientTransactionId: stored.clientTransactionId,
                 fingerprint: stored.fingerprint, deadlineMs: stored.deadlineMs ?? clock.nowMs(), waiters: [],
@@ -106,6 +103,19 @@ final class Correlator {
             record.receivedMs = stored.createdMs
             record.journalSeq = stored.seq
             store.track(record)
+            guard let lane = lanes[laneId] else {
+                logger.warning(
+                    "journal holds an outstanding command for a lane no longer configured; it ends unknown",
+                    metadata: ["id": "\(stored.id)", "lane": "\(laneId)"])
+                finalize(
+                    record,
+                    .outcome(
+                        .unknown,
+                        "lane \(laneId) was removed from the configuration while this command was in flight, so no "
+                            + "callback can reach it; the terminal may have completed it: check Viva's records"),
+                    event: .unknown)
+                continue
+            }
             if action == .abort {
                 lane.inFlight.addAbort(record)
             } else if lane.inFlight.activity.isIdle {
