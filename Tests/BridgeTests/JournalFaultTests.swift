@@ -152,6 +152,68 @@ struct JournalFaultTests {
         }
     }
 
+    @Test(
+        "an index that no longer matches its table (quick_check passes it) is refused at start, as journal check refuses it"
+    )
+    func mismatchedIndexRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-index-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = BridgeConfiguration()
+        configuration.command = "tcp://127.0.0.1:*"
+        configuration.events = "tcp://127.0.0.1:*"
+        configuration.journal = folder.appendingPathComponent("journal.sqlite").path
+        configuration.lanes = [LaneConfiguration(id: "lane-1", endpoint: "tcp://127.0.0.1:1", platform: .ios)]
+        let logger = Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() })
+        do {
+            let first = try Bridge(configuration: configuration, logger: logger)
+            let bound = try first.start()
+            let context = try ZeroMQ.Context()
+            let client = try ZeroMQ.Socket(context, .dealer)
+            try client.setReceiveTimeout(10_000)
+            try client.connect(bound.command)
+            for index in 0..<5 {
+                try client.send([Array(saleJSON(id: "s\(index)", lane: "lane-1", amount: 100 + index).utf8)])
+                _ = try #require(try client.receive())
+            }
+            client.close()
+            context.terminate()
+            first.halt()
+        }
+        let path = configuration.journal
+        let (rootPage, pageSize) = try DatabaseQueue(path: path).read { db in
+            (
+                try #require(
+                    try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_schema WHERE name = 'outcome_log_command'")),
+                try #require(try Int.fetchOne(db, sql: "PRAGMA page_size"))
+            )
+        }
+        // The index's root page made an empty index leaf: the b-tree is well formed, its entries are gone.
+        var emptyLeaf = [UInt8](repeating: 0, count: pageSize)
+        emptyLeaf[0] = 0x0A
+        emptyLeaf[5] = UInt8((pageSize >> 8) & 0xFF)
+        emptyLeaf[6] = UInt8(pageSize & 0xFF)
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.seek(toOffset: UInt64((rootPage - 1) * pageSize))
+        handle.write(Data(emptyLeaf))
+        try handle.close()
+        let quick = try DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+        #expect(quick == ["ok"], "the damage must be one quick_check misses: \(quick)")
+        let checked = try JournalMaintenance.integrityProblems(path: path)
+        #expect(checked != ["ok"], "journal check must call it damaged")
+        let bridge = try Bridge(configuration: configuration, logger: logger)
+        do {
+            try bridge.start()
+            bridge.halt()
+            Issue.record("a journal that journal check calls damaged was served")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains(path), "\(text)")
+            #expect(text.contains("is damaged"), "\(text)")
+            #expect(text.contains("vivabridge journal check"), "\(text)")
+        }
+    }
+
     @Test("an orphan flood is bounded: 10 a second per lane are journaled, the rest counted and summarized")
     func orphanFlood() throws {
         let harness = try BridgeHarness(lanes: [Self.quietLane()])

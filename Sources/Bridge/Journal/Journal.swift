@@ -118,14 +118,14 @@ final class Journal: JournalStore {
         return tries < quick ? 50 : 1000
     }
 
-    /// Refuses a damaged journal (`PRAGMA quick_check`): serving it could answer `not_found` for a command
-    /// it holds, and a retry under that id would charge twice.
+    /// Refuses a damaged journal (the check `journal check` makes): serving it could answer `not_found` for a
+    /// command it holds, and a retry under that id would charge twice.
     private static func checkIntact(_ database: DatabaseQueue, path: String) throws {
-        let problems = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(10)") }
+        let problems = try database.read { db in try JournalMaintenance.integrityProblems(db, limit: 10) }
         guard problems != ["ok"] else { return }
         throw JournalError(
             path: path,
-            "is damaged (quick_check: \(problems.prefix(3).joined(separator: "; "))); the bridge will not serve it. "
+            "is damaged (integrity_check: \(problems.prefix(3).joined(separator: "; "))); the bridge will not serve it. "
                 + "Restore it from a backup, or run `vivabridge journal new --journal \(path)` to set it aside and "
                 + "start a new journal; `vivabridge journal check --journal \(path)` lists every problem")
     }

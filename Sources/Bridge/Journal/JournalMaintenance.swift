@@ -15,7 +15,7 @@ public enum JournalMaintenance {
             let database = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? database.close() }
             return try database.read { db in
-                let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check(\(limit))")
+                let problems = try integrityProblems(db, limit: limit)
                 if problems == ["ok"] { try JournalMigrations.refuseNewer(db, path: path) }
                 return problems
             }
@@ -24,5 +24,12 @@ public enum JournalMaintenance {
         } catch {
             throw JournalError(path: path, "cannot be read: \(error)")
         }
+    }
+
+    /// SQLite's full `PRAGMA integrity_check` on an open connection: `["ok"]`, or at most `limit` problems.
+    /// `journal check` and the bridge's start run this same check (`quick_check` misses an index that no
+    /// longer matches its table, which makes a journaled command `not_found`).
+    static func integrityProblems(_ db: Database, limit: Int) throws -> [String] {
+        try String.fetchAll(db, sql: "PRAGMA integrity_check(\(limit))")
     }
 }

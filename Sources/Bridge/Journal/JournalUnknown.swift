@@ -14,8 +14,12 @@ public struct UnknownCommand: Sendable, Equatable {
     public var createdMs: Int64
     /// When it was answered `unknown` (or last looked up), in milliseconds since 1970.
     public var updatedMs: Int64
-    /// The reply's last message (why it is unknown).
+    /// The reply's last message (why it is unknown), or ``noOutcomeYet``.
     public var message: String?
+
+    /// The message of a command with no outcome at all: in flight when the journal was read, or left
+    /// without one (it is never sent again; its repeat is answered `unknown`).
+    public static let noOutcomeYet = "no outcome yet: in flight when read, or left without one"
 
     /// One line for a person: created time, id, lane, action, amount in euros, message.
     public var textLine: String {
@@ -36,7 +40,7 @@ public struct UnknownCommand: Sendable, Equatable {
     }
 }
 
-/// Lists the commands of a journal whose outcome is still `unknown`.
+/// Lists the commands of a journal whose outcome is still `unknown`, and those with no outcome yet.
 public enum JournalUnknown {
     /// The columns of the `commands` view it reads.
     private enum Columns: String, ColumnExpression {
@@ -45,7 +49,8 @@ public enum JournalUnknown {
         case updatedMs = "updated_ms"
     }
 
-    /// Every command whose outcome is `unknown`, oldest first (read-only, beside a running bridge).
+    /// Every command whose outcome is `unknown` or that has none yet, oldest first (read-only, beside a
+    /// running bridge).
     ///
     /// - Throws: ``JournalError`` when the journal cannot be read.
     public static func list(path: String) throws -> [UnknownCommand] {
@@ -58,7 +63,7 @@ public enum JournalUnknown {
                     db,
                     sql: """
                         SELECT id, lane, action, fingerprint, reply, created_ms, updated_ms FROM commands
-                        WHERE outcome = 'unknown' ORDER BY created_ms, \(key)
+                        WHERE outcome = 'unknown' OR outcome IS NULL ORDER BY created_ms, \(key)
                         """
                 ).map { row in
                     let fingerprint: String? = try row.decode(forColumn: Columns.fingerprint)
@@ -69,7 +74,8 @@ public enum JournalUnknown {
                         id: try row.decode(forColumn: Columns.id), lane: try row.decode(forColumn: Columns.lane),
                         action: try row.decode(forColumn: Columns.action), amount: asked?["amount"]?.intValue,
                         createdMs: try row.decode(forColumn: Columns.createdMs),
-                        updatedMs: try row.decode(forColumn: Columns.updatedMs), message: reply?["message"]?.stringValue
+                        updatedMs: try row.decode(forColumn: Columns.updatedMs),
+                        message: reply?["message"]?.stringValue ?? UnknownCommand.noOutcomeYet
                     )
                 }
             }

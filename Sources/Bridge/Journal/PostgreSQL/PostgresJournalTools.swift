@@ -59,7 +59,8 @@ public enum PostgresJournalTools {
         }
     }
 
-    /// `journal unknown` on PostgreSQL: every command whose outcome is `unknown`, oldest first.
+    /// `journal unknown` on PostgreSQL: every command whose outcome is `unknown` or that has none yet, oldest
+    /// first.
     ///
     /// - Throws: ``JournalError`` when the journal cannot be reached or read.
     public static func unknown(address: PostgresAddress) throws -> [UnknownCommand] {
@@ -69,7 +70,7 @@ public enum PostgresJournalTools {
             return try link.query(
                 """
                 SELECT id, lane, action, fingerprint, reply, created_ms, updated_ms FROM commands
-                WHERE outcome = 'unknown' ORDER BY created_ms, seq
+                WHERE outcome = 'unknown' OR outcome IS NULL ORDER BY created_ms, seq
                 """
             ).map { row in
                 let (id, lane, action, fingerprint, reply, created, updated) = try row.decode(
@@ -78,7 +79,7 @@ public enum PostgresJournalTools {
                 let answered = reply.flatMap { try? JSONValue.parse($0).objectValue }
                 return UnknownCommand(
                     id: id, lane: lane, action: action, amount: asked?["amount"]?.intValue, createdMs: created,
-                    updatedMs: updated, message: answered?["message"]?.stringValue)
+                    updatedMs: updated, message: answered?["message"]?.stringValue ?? UnknownCommand.noOutcomeYet)
             }
         } catch {
             throw JournalError(path: address.location, "cannot be read: \(error)")
