@@ -216,9 +216,9 @@ class Chaos:
             self.load(self.rng.uniform(self.args.min_up, self.args.max_up))
             self.kill_bridge()
             if self.args.sabotage_journal:
-                # Every journal file, the lock and identity too: a journal deleted alone is refused at start
+                # Every journal file, the lock, identity and position too: a journal deleted alone is refused at start
                 # (docs/RELIABILITY.md, "A journal emptied, missing or replaced").
-                for suffix in ("", "-wal", "-shm", ".lock", ".identity"):
+                for suffix in ("", "-wal", "-shm", ".lock", ".identity", ".position"):
                     if os.path.exists(self.journal + suffix):
                         os.remove(self.journal + suffix)
             checking, self.unchecked = self.unchecked, []

@@ -18,6 +18,7 @@ extension Journal {
                 arguments: [cutoffMs, limit])
             guard !seqs.isEmpty else { return 0 }
             let marks = databaseQuestionMarks(count: seqs.count)
+            try JournalPosition.notePruning(db)
             try db.execute(
                 sql: "DELETE FROM outcome_log WHERE command_seq IN (\(marks))", arguments: StatementArguments(seqs))
             try db.execute(sql: "DELETE FROM command_log WHERE seq IN (\(marks))", arguments: StatementArguments(seqs))

@@ -44,6 +44,7 @@ final class Journal: JournalStore {
             try Self.checkIntact(database, path: path)
             try migrate()
             try JournalIdentity.establish(database, site: site)
+            try Self.checkPosition(database, path: path)
             places = try Self.readPlaces(database)
             checkpointer = try JournalCheckpointer(path: path)
         } catch let error as JournalError {
@@ -176,12 +177,33 @@ final class Journal: JournalStore {
 
     /// Counts one more start of the bridge and returns the new epoch.
     func nextEpoch() throws -> Int {
-        try database.write { db in
+        // Past the epoch the position file recorded too: a journal restored from before a later start must not
+        // give the relays an epoch they have seen, or lower (they ignore such a bridge's hello).
+        let recorded = try JournalPositionFile.read(journal: path)?.epoch ?? 0
+        let position = try database.write { db in
             let current = try Int.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'epoch'") ?? 0
             try db.execute(
-                sql: "INSERT OR REPLACE INTO meta(key, value) VALUES('epoch', ?)", arguments: [String(current + 1)])
-            return current + 1
+                sql: "INSERT OR REPLACE INTO meta(key, value) VALUES('epoch', ?)",
+                arguments: [String(max(current, recorded) + 1)])
+            return try JournalPosition.read(db)
         }
+        guard let position else { throw JournalError(path: path, "has no identity; it cannot be served") }
+        try JournalPositionFile.write(position, journal: path, durably: true)
+        return position.epoch
+    }
+
+    /// Refuses a journal that is behind the position recorded beside it (``JournalPosition``), and records
+    /// the position of one that is not.
+    private static func checkPosition(_ database: DatabaseQueue, path: String) throws {
+        guard var current = try database.read({ db in try JournalPosition.read(db) }) else { return }
+        if let recorded = try JournalPositionFile.read(journal: path) {
+            if let refusal = current.refusal(against: recorded, path: path) {
+                throw JournalError(path: path, refusal, code: .behindItsPosition)
+            }
+            current.epoch = max(current.epoch, recorded.epoch)
+            guard current != recorded else { return }
+        }
+        try JournalPositionFile.write(current, journal: path, durably: true)
     }
 
     /// False when no command was ever journaled under `id`: it is certainly new, and needs no look-up.

@@ -56,8 +56,13 @@ package final class JournalCheckpointer: Sendable {
         let restartCount = restartCount
         thread = LoopThread.start(name: "journal-checkpoint") {
             var waitMs = intervalMs
+            var position = PositionRecorder(journal: path)
             while stopSignal.wait(timeout: .now() + .milliseconds(waitMs)) == .timedOut {
                 let frames = try? database.writeWithoutTransaction { db -> Int in
+                    // Read before the checkpoint, recorded after it: the WAL is synced before a checkpoint
+                    // copies it, so what the position names is on disk.
+                    let reached = try? JournalPosition.read(db)
+                    defer { position.record(reached) }
                     let frames = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")?[1] as Int? ?? 0
                     if frames > restartFrames {
                         // What the RESTART does while the writer waits is kept to the last few frames: the
@@ -74,7 +79,11 @@ package final class JournalCheckpointer: Sendable {
                 // thread): checkpointing every 100 ms then keeps it near 64 MB and each RESTART short.
                 waitMs = (frames ?? 0) > Self.busyFrames ? min(intervalMs, Self.busyIntervalMs) : intervalMs
             }
-            try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            try? database.writeWithoutTransaction { db in
+                let reached = try? JournalPosition.read(db)
+                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                position.record(reached)
+            }
             // Closed before `stop()` returns, not whenever the thread's closure is released: closing takes the
             // file's lock, and the next user of the journal may be opening it right then.
             try? database.close()
@@ -103,5 +112,25 @@ package final class JournalCheckpointer: Sendable {
     package func stop() {
         stopSignal.signal()
         thread.join()
+    }
+
+    /// Writes the journal's position beside it when a checkpoint moved it (``JournalPositionFile``), never
+    /// with a lower epoch than the file had.
+    private struct PositionRecorder {
+        let journal: String
+        var written: JournalPosition?
+
+        init(journal: String) {
+            self.journal = journal
+            written = try? JournalPositionFile.read(journal: journal)
+        }
+
+        mutating func record(_ reached: JournalPosition?) {
+            guard var reached else { return }
+            reached.epoch = max(reached.epoch, written?.epoch ?? 0)
+            guard reached != written else { return }
+            // Not synced: a position lost with the machine is only older, and an older one refuses nothing.
+            if (try? JournalPositionFile.write(reached, journal: journal, durably: false)) != nil { written = reached }
+        }
     }
 }

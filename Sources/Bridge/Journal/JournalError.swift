@@ -17,6 +17,10 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         /// (another bridge took over, or the lease ran out): nothing of it was written; the bridge goes back
         /// to standby.
         case leaseLost
+        /// The journal is behind the position the bridge recorded beside it (a backup restored, a file copied
+        /// over, another journal put in its place): the commands in between are missing, so the bridge
+        /// refuses it until the operator accepts the gap (`vivabridge journal accept-gap`).
+        case behindItsPosition
     }
 
     /// The journal's file.

@@ -61,6 +61,7 @@ public enum JournalPrune {
                     try Int.fetchOne(
                         db, sql: "SELECT COUNT(*) FROM callbacks WHERE \(removableCallback)", arguments: [cutoff]) ?? 0
                 if !dryRun {
+                    try JournalPosition.notePruning(db)
                     try db.execute(sql: "DELETE FROM callbacks WHERE \(removableCallback)", arguments: [cutoff])
                     try db.execute(sql: "DELETE FROM commands WHERE \(removable)", arguments: [cutoff])
                 }

@@ -19,13 +19,15 @@ struct JournalSite {
     /// The journal's path.
     let path: String
     let file: File
-    /// The companion files that exist, by suffix (`-wal`, `-shm`, `.lock`, `.identity`).
+    /// The companion files that exist, by suffix (`-wal`, `-shm`, `.lock`, `.identity`, `.position`).
     let companions: [String]
     /// The id in the `.identity` file, when there is one.
     let recordedIdentity: String?
 
     /// The suffixes of the files a journal leaves beside itself.
-    static let companionSuffixes = ["-wal", "-shm", ".lock", JournalIdentityFile.suffix]
+    static let companionSuffixes = [
+        "-wal", "-shm", ".lock", JournalIdentityFile.suffix, JournalPositionFile.suffix,
+    ]
 
     /// Looks at `path` and its companions; reads nothing but the identity file.
     static func inspect(_ path: String) -> JournalSite {
@@ -88,23 +90,27 @@ enum JournalIdentityFile {
 
     /// Writes `id` beside the journal at `journal`, durably (a temporary file synced, then renamed over).
     static func write(_ id: String, journal: String) throws(JournalError) {
-        let target = journal + suffix
+        try replace(journal + suffix, with: id, journal: journal, durably: true)
+    }
+
+    /// Replaces the file `target` beside the journal at `journal` with one line, `text`: a temporary file
+    /// (synced first when `durably`), renamed over, so that a reader sees the old line or the new one.
+    static func replace(_ target: String, with text: String, journal: String, durably: Bool) throws(JournalError) {
         let temporary = target + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw JournalError(
-                path: journal, "cannot write its identity file \(target): \(String(cString: strerror(errno)))")
+            throw JournalError(path: journal, "cannot write \(target): \(String(cString: strerror(errno)))")
         }
-        let bytes = Array("\(id)\n".utf8)
+        let bytes = Array("\(text)\n".utf8)
         let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
+        let synced = !durably || fsync(descriptor) == 0
         close(descriptor)
         guard written == bytes.count, synced, rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
-            throw JournalError(path: journal, "cannot write its identity file \(target): \(reason)")
+            throw JournalError(path: journal, "cannot write \(target): \(reason)")
         }
-        syncFolder(of: target)
+        if durably { syncFolder(of: target) }
     }
 
     private static func syncFolder(of path: String) {

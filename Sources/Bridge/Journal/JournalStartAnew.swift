@@ -56,7 +56,7 @@ public enum JournalStartAnew {
 
     private static func moveAside(_ path: String, stamp: String) throws(JournalError) -> [(from: String, to: String)] {
         var moved: [(from: String, to: String)] = []
-        for suffix in ["", "-wal", "-shm", JournalIdentityFile.suffix]
+        for suffix in ["", "-wal", "-shm", JournalIdentityFile.suffix, JournalPositionFile.suffix]
         where FileManager.default.fileExists(atPath: path + suffix) {
             let from = path + suffix
             let to = "\(path).set-aside-\(stamp)\(suffix)"

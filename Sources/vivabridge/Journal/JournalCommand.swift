@@ -10,7 +10,7 @@ struct JournalCommand: ParsableCommand {
         discussion: "docs/JOURNAL.md describes the journal, its backups and how to reconcile a day.",
         subcommands: [
             JournalCheckCommand.self, JournalExportCommand.self, JournalUnknownCommand.self,
-            JournalBackupCommand.self, JournalPruneCommand.self, JournalNewCommand.self,
+            JournalBackupCommand.self, JournalPruneCommand.self, JournalNewCommand.self, JournalAcceptGapCommand.self,
         ]
     )
 
@@ -63,6 +63,10 @@ struct JournalCheckCommand: ParsableCommand {
         let problems = try JournalCommand.reporting { try JournalMaintenance.integrityProblems(path: path) }
         if problems == ["ok"] {
             print("journal OK: \(path)")
+            if let behind = try JournalCommand.reporting({ try JournalGap.refusal(path: path) }) {
+                print("but the bridge will not serve it: the journal \(behind)")
+                throw ExitCode(1)
+            }
             return
         }
         print("journal \(path) is damaged:")
@@ -129,7 +133,7 @@ struct JournalExportCommand: ParsableCommand {
 struct JournalUnknownCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unknown",
-        abstract: "List the commands whose outcome is still unknown, oldest first; read-only.",
+        abstract: "List the commands whose outcome is still unknown, or not known yet, oldest first; read-only.",
         discussion: "Text: created time, id, lane, action, amount (euros), last message. Exits 0 either way."
     )
 
