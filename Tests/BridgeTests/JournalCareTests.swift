@@ -149,13 +149,14 @@ struct JournalCareTests {
         #expect(try Self.exported(path).map(\.id) == ["before", "after"])
     }
 
-    @Test("unknown lists exactly the unknown commands, oldest first, with their amount and message")
+    @Test("unknown lists the unknown commands and the one with no outcome yet, oldest first, with amount and message")
     func unknownOnly() throws {
         let (harness, replies) = try Self.journalWithEveryOutcome()
         let unknown = try JournalUnknown.list(path: harness.configuration.journal)
-        #expect(unknown.map(\.id) == ["u-b", "u-a"])
-        #expect(unknown.map(\.amount) == [4100, 4200])
-        #expect(unknown.map(\.lane) == ["slow-1", "slow-2"])
+        #expect(unknown.map(\.id) == ["u-b", "u-a", "pending"])
+        #expect(unknown.map(\.amount) == [4100, 4200, 999])
+        #expect(unknown.map(\.lane) == ["slow-1", "slow-2", "hold"])
+        #expect(unknown.last?.message == UnknownCommand.noOutcomeYet)
         #expect(unknown[0].createdMs + 500 == unknown[1].createdMs)
         #expect(unknown[0].message == replies["u-b"]?.string("message"))
         #expect(unknown[0].message?.isEmpty == false)

@@ -109,6 +109,8 @@ struct StandbyTests {
         #expect(takeover < 3)
         #expect(first.child.waitForExit(timeout: 10) == 0)
         #expect(first.child.errorOutput.contains("the journal's lease is released"))
+        // The new active links to the lane once it holds the lease: a sale before its hello is undeliverable.
+        #expect(shared.simulator.waitForHello(lane: "lane-1", count: 2, timeout: .seconds(10)))
         let reply = try CommandClient(try second.commandEndpoint()).call(Self.sale("after-sigterm"))
         #expect(reply?["outcome"]?.stringValue == "success")
     }
