@@ -41,11 +41,16 @@ final class Journal: JournalStore {
             try Self.createPrivately(path)
             database = try Self.open(path: path, sync: sync)
             identity = Self.identity(of: path)
-            try Self.checkIntact(database, path: path)
+            // The whole check runs beside the reading of the places; a journal to migrate is checked first.
+            let integrity = JournalIntegrityCheck(path: path)
+            if try !database.read({ db in try JournalMigrations.migrator.hasCompletedMigrations(db) }) {
+                try integrity.refuseDamaged(path: path)
+            }
             try migrate()
             try JournalIdentity.establish(database, site: site)
             try Self.checkPosition(database, path: path)
             places = try Self.readPlaces(database)
+            try integrity.refuseDamaged(path: path)
             checkpointer = try JournalCheckpointer(path: path)
         } catch let error as JournalError {
             lock?.release()
@@ -117,18 +122,6 @@ final class Journal: JournalStore {
         let quick = 100
         guard tries < quick + 4995 else { return nil }
         return tries < quick ? 50 : 1000
-    }
-
-    /// Refuses a damaged journal (the check `journal check` makes): serving it could answer `not_found` for a
-    /// command it holds, and a retry under that id would charge twice.
-    private static func checkIntact(_ database: DatabaseQueue, path: String) throws {
-        let problems = try database.read { db in try JournalMaintenance.integrityProblems(db, limit: 10) }
-        guard problems != ["ok"] else { return }
-        throw JournalError(
-            path: path,
-            "is damaged (integrity_check: \(problems.prefix(3).joined(separator: "; "))); the bridge will not serve it. "
-                + "Restore it from a backup, or run `vivabridge journal new --journal \(path)` to set it aside and "
-                + "start a new journal; `vivabridge journal check --journal \(path)` lists every problem")
     }
 
     /// The device and inode of the file at `path`, if it exists.
