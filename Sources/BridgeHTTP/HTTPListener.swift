@@ -51,7 +51,10 @@ public struct HTTPListener: Service {
         quiet.logLevel = max(logger.logLevel, .warning)
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: TimeAmount(limits.idleTimeout))),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [RequestDeadline(limits: limits)],
+                    idleTimeout: TimeAmount(limits.idleTimeout))),
             configuration: .init(
                 address: .hostname(address.host, port: address.port),
                 availableConnectionsDelegate: ConnectionGate(state: gate)),

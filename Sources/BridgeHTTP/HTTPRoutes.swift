@@ -5,7 +5,7 @@ import NIOCore
 
 /// The listener's paths; each answers from what the bridge published, never by asking its loop.
 struct HTTPRoutes: Sendable {
-    /// How long the loop may go without turning before `/healthz` says 503.
+    /// How long the loop (on a standby, its wait for the lease) may go without turning before `/healthz` says 503.
     static let stallMs = 5000
 
     let bridge: Bridge
@@ -100,14 +100,23 @@ struct HTTPRoutes: Sendable {
         return filter.takesEverything ? nil : filter
     }
 
-    /// 200 `{"status":"ok","epoch":N}` while the loop turns; 503 once it has not for ``stallMs``.
+    /// 200 `{"status":"ok","epoch":N}` while the loop turns, `{"status":"standby","epoch":N}` while a standby's
+    /// wait for the lease turns (N its last epoch, 0 before it served); 503 once neither has turned for
+    /// ``stallMs`` (`stalled`), or `starting`/`stopped` before the loop runs and after it ended. Liveness only:
+    /// whether to send commands here is `/readyz`'s.
     static func health(_ bridge: Bridge) -> Response {
-        let epoch = JSONValue.number(JSONNumber(bridge.live.epoch))
+        let live = bridge.live
+        let epoch = JSONValue.number(JSONNumber(live.epoch))
+        let standby = live.role == .standby
         if bridge.isResponsive(withinMilliseconds: stallMs) {
-            return json(.ok, ["status": .string("ok"), "epoch": epoch])
+            return json(.ok, ["status": .string(standby ? LiveState.Role.standby.name : "ok"), "epoch": epoch])
         }
-        let phase = bridge.live.phase
-        let status = phase == .ready || phase == .draining ? "stalled" : phase.name
+        let status: String
+        switch live.phase {
+        case .ready, .draining: status = "stalled"
+        case .starting where standby: status = "stalled"
+        case let phase: status = phase.name
+        }
         return json(.serviceUnavailable, ["status": .string(status), "epoch": epoch])
     }
 

@@ -27,6 +27,8 @@ public final class BridgeMetrics: Sendable {
     let clientsRefused: CoreMetrics.Counter
     /// `vivabridge_callbacks_total` by kind.
     let callbacks: [CallbackKind: CoreMetrics.Counter]
+    /// `vivabridge_replies_undelivered_total` by reason.
+    let repliesUndelivered: [UndeliveredReplies.Reason: CoreMetrics.Counter]
     let commandDurations: [String: AtomicHistogram]
     let journalCommit = AtomicHistogram(bounds: BridgeMetrics.commitBounds)
     /// The HTTP listener's own figures; the listener sets them, the bridge's loop never does.
@@ -59,6 +61,15 @@ public final class BridgeMetrics: Sendable {
                     $0,
                     CoreMetrics.Counter(
                         label: "vivabridge_callbacks_total", dimensions: [("kind", $0.rawValue)], factory: factory)
+                )
+            })
+        repliesUndelivered = Dictionary(
+            uniqueKeysWithValues: UndeliveredReplies.Reason.allCases.map {
+                (
+                    $0,
+                    CoreMetrics.Counter(
+                        label: "vivabridge_replies_undelivered_total", dimensions: [("reason", $0.rawValue)],
+                        factory: factory)
                 )
             })
         commandDurations = Dictionary(

@@ -34,6 +34,9 @@ final class LoopMetrics {
     /// Counts one callback from a relay.
     func callback(_ kind: BridgeMetrics.CallbackKind) { shared.callbacks[kind]?.increment() }
 
+    /// Counts one reply the command socket could not deliver.
+    func replyUndelivered(_ reason: UndeliveredReplies.Reason) { shared.repliesUndelivered[reason]?.increment() }
+
     /// Sets the gauges the loop samples (only when they changed).
     func sample(inFlight: Int, unknownUnresolved: Int?) {
         if inFlight != lastInFlight {

@@ -163,7 +163,8 @@ public final class Bridge: Sendable {
     public func requestHalt() { control.send(.stop) }
 
     /// Whether the bridge's loop is alive: it turned within the last `milliseconds` (it turns at least
-    /// once a second, idle or not). False before it starts and after it ends. For a watchdog.
+    /// once a second, idle or not; a standby's wait for the lease turns every 250 ms). False before it
+    /// starts and after it ends. For a watchdog.
     public func isResponsive(withinMilliseconds milliseconds: Int) -> Bool {
         pulse.turned(withinMilliseconds: milliseconds)
     }
@@ -186,6 +187,16 @@ public final class Bridge: Sendable {
         live.set(role: .standby)
         live.set(.starting)
         metrics.active.record(0)
+    }
+
+    /// A standby's wait for the lease turned: it counts as the loop's turn (``isResponsive(withinMilliseconds:)``),
+    /// so that `/healthz` and the systemd watchdog see a live standby as alive.
+    func standbyTurned() { pulse.beat() }
+
+    /// A standby stopped waiting for good (a shutdown): it no longer counts as turning, and has stopped.
+    func standbyEnded() {
+        pulse.end()
+        live.set(.stopped)
     }
 
     /// The error that ended the bridge's loop, if it failed.

@@ -114,14 +114,14 @@ extension BridgeLoop {
         guard case .router(let envelope) = target else { return }
         // A send can take in the news of a message arrived meanwhile: the socket is asked again before the wait.
         defer { sockets.touched(own.commands) }
+        let undelivered: UndeliveredReplies.Reason
         do {
-            if try !own.commands.send(envelope + [reply], wait: false) {
-                logger.warning(
-                    "reply dropped: the caller is not reading", metadata: ["reply": "\(id ?? "-")"])
-            }
+            if try own.commands.send(envelope + [reply], wait: false) { return }
+            undelivered = .notReading
         } catch {
-            logger.notice("reply not delivered: the caller is gone", metadata: ["reply": "\(id ?? "-")"])
+            undelivered = .gone
         }
+        undeliveredReplies.record(undelivered, id: id, nowMs: clock.nowMs(), metrics: metrics, logger: logger)
     }
 
     /// Publishes one event now, stamped; counted but not built when nobody subscribed to its topic.

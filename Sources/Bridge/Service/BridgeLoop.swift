@@ -49,6 +49,8 @@ final class BridgeLoop {
     static let roleActiveDelayMs: Int64 = 1000
     /// Today's final commands per outcome, for the `lanes` snapshot.
     var today = TodayOutcomes()
+    /// The log lines and the count of replies the command socket could not deliver.
+    var undeliveredReplies = UndeliveredReplies()
 
     init(
         context: Context, configuration: BridgeConfiguration, controlEndpoint: String, clock: any BridgeClock,
@@ -141,6 +143,7 @@ final class BridgeLoop {
             let ticked = schedule.takeTick(nowMs: now, tickMs: Self.tickMs)
             if ticked {
                 correlator.tick()
+                undeliveredReplies.tick(nowMs: now, logger: logger)
                 checkJournalHealth()
                 reviveStalledLinks()
                 sampleGauges()

@@ -24,11 +24,15 @@ extension BridgeService {
         var announcedStandby = false
         while true {
             bridge.enterStandby()
-            guard
-                let held = try await waitForLease(
+            let taken = try await Self.turningAsStandby(bridge) {
+                try await waitForLease(
                     address: address, instance: instance, leaseMs: configuration.leaseMs, lease: &lease,
                     announce: !announcedStandby)
-            else { return }
+            }
+            guard let held = taken else {
+                bridge.standbyEnded()
+                return
+            }
             if !announcedStandby {
                 announcedStandby = true
             }
@@ -36,6 +40,22 @@ extension BridgeService {
             case .shutDown: return
             case .lostToAnother: continue
             }
+        }
+    }
+
+    /// Runs `wait` while the standby's pulse beats every ``standbyPollMs`` (``Bridge/standbyTurned()``), what
+    /// `/healthz` and the systemd watchdog read: a standby is alive while it waits, whether or not the database
+    /// answers (one that cannot be reached is a warning in the log; restarting the standby would not bring it back).
+    static func turningAsStandby<T: Sendable>(_ bridge: Bridge, _ wait: () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { beats in
+            beats.addTask {
+                while !Task.isCancelled {
+                    bridge.standbyTurned()
+                    try? await Task.sleep(for: .milliseconds(standbyPollMs))
+                }
+            }
+            defer { beats.cancelAll() }
+            return try await wait()
         }
     }
 

@@ -1,7 +1,7 @@
 /// At most ``limit`` of something let through in a window of ``length``; the rest are held back and
 /// counted, for one summary. A window starts with the first one after the last window ended, so a quiet
-/// spell costs nothing. The one rate rule of the bridge: orphan callbacks a lane journals, refused peers the
-/// log names.
+/// spell costs nothing. The one rate rule of the bridge: orphan callbacks a lane journals, refused peers and
+/// undelivered replies the log names.
 struct RateWindow: Sendable {
     /// How many are let through in one window.
     let limit: Int
