@@ -19,8 +19,9 @@ struct HTTPRequestLimitsTests {
 
     @Test("a request not whole within the deadline is cut off, however long the drain would last")
     func requestDeadlineBoundsTheDrain() async throws {
-        let held = try await Self.trickledBody(wholeWithin: .seconds(1), drain: .seconds(60))
-        #expect(held < 4, "closed at the deadline, 1 s after it opened (\(held) s)")
+        // 2 s, not less: on a loaded machine the head itself can take a second to be written after the connect.
+        let held = try await Self.trickledBody(wholeWithin: .seconds(2), drain: .seconds(60))
+        #expect(held < 4.5, "closed at the deadline, 2 s after it opened, not held to the 5 s cap (\(held) s)")
     }
 
     @Test("past the most bytes of a body the connection is closed at once")
