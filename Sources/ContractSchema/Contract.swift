@@ -3,9 +3,9 @@
 /// ties them to the sockets. Embedded in the binary (SwiftPM's `embedInCode`; the files here are links to
 /// `schema/`), so `vivabridge schema` prints the contract of the version that runs, with no file beside it.
 public enum Contract {
-    /// The wire contract's version (docs/PROTOCOL.md, "v1.1"): the schemas' `$id`s and the AsyncAPI
+    /// The wire contract's version (docs/PROTOCOL.md, "v1.3"): the schemas' `$id`s and the AsyncAPI
     /// document's `info.version` name it.
-    public static let version = "1.1"
+    public static let version = "1.3"
 
     /// One document of the contract.
     public struct Document: Sendable {
