@@ -23,7 +23,7 @@ public enum Contract {
     public static let documents: [Document] = [
         schema("command", "any command the bridge takes (oneOf by action)", PackageResources.command_schema_json),
         schema("reply", "any reply (by outcome; error codes, results per action)", PackageResources.reply_schema_json),
-        schema("event", "any event body, on the PUB socket and on /events", PackageResources.event_schema_json),
+        schema("event", "any event body, on the XPUB socket and on /events", PackageResources.event_schema_json),
         schema("relay", "the terminal link's JSON parts (both hellos)", PackageResources.relay_schema_json),
         schema("export", "a row of journal export --format jsonl", PackageResources.export_schema_json),
         Document(
