@@ -154,7 +154,7 @@ struct ConfigurationTests {
         #expect(config.http == nil)
         let warnings = BridgeConfiguration.environmentWarnings(environment)
         #expect(
-            warnings.map { "\($0.name) -> \($0.resembles)" } == [
+            EnvironmentSpellingTests.named(environment) == [
                 "VIVABRIDGE_LANES_1_APPDI -> VIVABRIDGE_LANES_1_APP_ID",
                 "VIVABRIDGE_MERCHANTKEY_TERMINAL -> VIVABRIDGE_TERMINAL_MERCHANT_KEY",
                 "VIVABRIDGE_MERCHANT_KEY -> VIVABRIDGE_TERMINAL_MERCHANT_KEY",

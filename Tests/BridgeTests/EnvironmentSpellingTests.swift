@@ -4,6 +4,11 @@ import Testing
 /// One spelling rule for the variables derived from keys (docs/CONFIG.md): camelCase words split by `_`.
 @Suite("Environment spelling: one rule, the old spelling read with a warning, the nearest variable named")
 struct EnvironmentSpellingTests {
+    /// The warnings for `environment`, each as `NAME -> the variable it stands for`.
+    static func named(_ environment: [String: String]) -> [String] {
+        BridgeConfiguration.environmentWarnings(environment).map { "\($0.name) -> \($0.resembles)" }
+    }
+
     @Test(
         "a key's variable splits its camelCase words",
         arguments: [
@@ -55,7 +60,7 @@ struct EnvironmentSpellingTests {
         #expect(configuration.journalPasswordFile == "/nonexistent/p")
         let warnings = BridgeConfiguration.environmentWarnings(environment)
         #expect(
-            warnings.map { "\($0.name) -> \($0.resembles)" } == [
+            Self.named(environment) == [
                 "VIVABRIDGE_JOURNALPASSWORDFILE -> VIVABRIDGE_JOURNAL_PASSWORD_FILE",
                 "VIVABRIDGE_TERMINAL_MERCHANTKEY -> VIVABRIDGE_TERMINAL_MERCHANT_KEY",
                 "VIVABRIDGE_TERMINAL_TIMEOUTMS_SALE -> VIVABRIDGE_TERMINAL_TIMEOUT_MS_SALE",
