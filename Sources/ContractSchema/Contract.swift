@@ -3,9 +3,9 @@
 /// ties them to the sockets. Embedded in the binary (SwiftPM's `embedInCode`; the files here are links to
 /// `schema/`), so `vivabridge schema` prints the contract of the version that runs, with no file beside it.
 public enum Contract {
-    /// The wire contract's version (docs/PROTOCOL.md, "v1.1"): the schemas' `$id`s and the AsyncAPI
+    /// The wire contract's version (docs/PROTOCOL.md, "v1.3"): the schemas' `$id`s and the AsyncAPI
     /// document's `info.version` name it.
-    public static let version = "1.1"
+    public static let version = "1.3"
 
     /// One document of the contract.
     public struct Document: Sendable {
@@ -23,7 +23,7 @@ public enum Contract {
     public static let documents: [Document] = [
         schema("command", "any command the bridge takes (oneOf by action)", PackageResources.command_schema_json),
         schema("reply", "any reply (by outcome; error codes, results per action)", PackageResources.reply_schema_json),
-        schema("event", "any event body, on the PUB socket and on /events", PackageResources.event_schema_json),
+        schema("event", "any event body, on the XPUB socket and on /events", PackageResources.event_schema_json),
         schema("relay", "the terminal link's JSON parts (both hellos)", PackageResources.relay_schema_json),
         schema("export", "a row of journal export --format jsonl", PackageResources.export_schema_json),
         Document(

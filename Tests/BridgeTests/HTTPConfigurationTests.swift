@@ -65,7 +65,7 @@ struct HTTPConfigurationTests {
     }
 
     @Test(
-        "httpHosts: a list or one comma-separated value (VIVABRIDGE_HTTPHOSTS), kept in lower case; a port or a scheme is refused"
+        "httpHosts: a list or one comma-separated value (VIVABRIDGE_HTTP_HOSTS), kept in lower case; a port or a scheme is refused"
     )
     func hosts() throws {
         #expect(try BridgeConfiguration.load(yaml: lane).httpHosts == [])
@@ -73,9 +73,9 @@ struct HTTPConfigurationTests {
             try BridgeConfiguration.load(yaml: "httpHosts: [POS-Screen.local, 192.168.1.20, \"[fe80::1]\"]\n" + lane)
                 .httpHosts == ["pos-screen.local", "192.168.1.20", "fe80::1"])
         let fromEnvironment = try BridgeConfiguration.load(
-            yaml: "httpHosts: [a.local]\n" + lane, environment: ["VIVABRIDGE_HTTPHOSTS": "wall.local, till-2.local"])
+            yaml: "httpHosts: [a.local]\n" + lane, environment: ["VIVABRIDGE_HTTP_HOSTS": "wall.local, till-2.local"])
         #expect(fromEnvironment.httpHosts == ["wall.local", "till-2.local"])
-        #expect(try BridgeConfiguration.load(yaml: lane, environment: ["VIVABRIDGE_HTTPHOSTS": ""]).httpHosts == [])
+        #expect(try BridgeConfiguration.load(yaml: lane, environment: ["VIVABRIDGE_HTTP_HOSTS": ""]).httpHosts == [])
         for bad in ["screen.local:9556", "http://screen.local", "scr een", "a..b"] {
             let found = problems("httpHosts: [\"\(bad)\"]\n" + lane)
             #expect(

@@ -223,7 +223,7 @@ struct JournalRetentionTests {
         #expect(try BridgeConfiguration.load(yaml: base).journalRetentionDays == nil)
         #expect(try BridgeConfiguration.load(yaml: "journalRetentionDays: 90\n" + base).journalRetentionDays == 90)
         #expect(
-            try BridgeConfiguration.load(yaml: base, environment: ["VIVABRIDGE_JOURNALRETENTIONDAYS": "30"])
+            try BridgeConfiguration.load(yaml: base, environment: ["VIVABRIDGE_JOURNAL_RETENTION_DAYS": "30"])
                 .journalRetentionDays == 30)
         for bad in ["0", "-3", "1.5", "thirty", "36501"] {
             let error = #expect(throws: ConfigurationError.self) {

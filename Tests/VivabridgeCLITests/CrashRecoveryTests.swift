@@ -53,7 +53,7 @@ struct CrashRecoveryTests {
             #expect(second.waitForExit() == 0)
         }
         let command = try #require(Self.endpoint(second, "commands (ROUTER):"))
-        let events = try #require(Self.endpoint(second, "events   (PUB):"))
+        let events = try #require(Self.endpoint(second, "events   (XPUB):"))
         let subscriber = try Socket(context, .sub)
         defer { subscriber.close() }
         let monitor = try subscriber.openMonitor(events: .handshakeSucceeded)

@@ -43,7 +43,7 @@ struct OperatorCommandTests {
         #expect(
             misspelt.errorOutput.contains(
                 "warning: VIVABRIDGE_TERMINAL_APPIDD: names no configuration key and is ignored; did you mean "
-                    + "VIVABRIDGE_TERMINAL_APPID?"), "\(misspelt.errorOutput)")
+                    + "VIVABRIDGE_TERMINAL_APP_ID?"), "\(misspelt.errorOutput)")
     }
 
     @Test("check lists every problem of a file, one a line, not only the first")
@@ -69,7 +69,7 @@ struct OperatorCommandTests {
         for expected in [
             "abortGraceMs: must be a whole number", "journalSync: must be normal or full",
             "warning: VIVABRIDGE_TERMINL_APPID: names no configuration key and is ignored; did you mean "
-                + "VIVABRIDGE_TERMINAL_APPID?", "lanes[1].platform: must be ios or android",
+                + "VIVABRIDGE_TERMINAL_APP_ID?", "lanes[1].platform: must be ios or android",
             "lanes[2].endpoint: uses tcp://127.0.0.1:5555, which command already uses",
         ] {
             #expect(lines.contains { $0.contains(expected) }, "missing: \(expected)")

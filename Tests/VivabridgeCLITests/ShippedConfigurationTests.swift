@@ -44,4 +44,19 @@ struct ShippedConfigurationTests {
         #expect(child.waitForExit(timeout: 20) == 0, "\(file): \(child.errorOutput)")
         #expect(child.output.contains("configuration OK"), "\(file)")
     }
+
+    @Test("the standby pair's files each name their own instance, and say where the relay's real address goes")
+    func standbyPair() throws {
+        let files = Self.shipped.filter { $0.hasPrefix("deploy/standby/") }
+        #expect(files.count == 2, "\(files)")
+        var instances: [String] = []
+        for file in files {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+            let lines = text.split(separator: "\n")
+            let instance = lines.first { $0.hasPrefix("instance: ") }?.dropFirst("instance: ".count)
+            instances += instance.map { [String($0.split(separator: " ")[0])] } ?? []
+            #expect(text.contains("documentation address"), "\(file) does not say where the relay's address goes")
+        }
+        #expect(instances.count == 2 && Set(instances).count == 2, "instances: \(instances)")
+    }
 }

@@ -96,7 +96,8 @@ extension BridgeConfiguration {
                 ConfigurationError(
                     key: "\(path).merchantKey",
                     "is empty for lane \(lane.id): the terminal app refuses every request without one; set "
-                        + "terminal.merchantKey (or VIVABRIDGE_TERMINAL_MERCHANTKEY) or the lane's own merchantKey"))
+                        + "terminal.merchantKey (or \(EnvironmentSpelling.variable(["terminal", "merchantKey"]))) or the lane's "
+                        + "own merchantKey"))
         }
         return config
     }

@@ -36,8 +36,8 @@ extension BridgeConfiguration {
 
     /// Reads configuration from YAML text, then applies `VIVABRIDGE_…` environment overrides.
     ///
-    /// Every key may come from the environment: `VIVABRIDGE_` + the key path in upper case with `_`
-    /// between its parts (`VIVABRIDGE_TERMINAL_MERCHANTKEY`, `VIVABRIDGE_LANES_0_ENDPOINT`).
+    /// Every key may come from the environment, spelt as ``EnvironmentSpelling`` says
+    /// (`VIVABRIDGE_TERMINAL_MERCHANT_KEY`, `VIVABRIDGE_LANES_0_ENDPOINT`).
     public static func load(yaml: String, environment: [String: String] = [:]) throws(ConfigurationError)
         -> BridgeConfiguration
     {
@@ -80,60 +80,16 @@ extension BridgeConfiguration {
     static func applyEnvironment(
         _ environment: [String: String], to tree: inout ConfigTree, problems: inout ConfigurationProblems
     ) {
-        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("VIVABRIDGE_") {
+        let prefix = EnvironmentSpelling.prefix
+        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix(prefix) {
             guard !toolEnvironmentNames.contains(name) else { continue }
-            let parts = name.dropFirst("VIVABRIDGE_".count).split(separator: "_").map(String.init)
             // A name that is no key belongs to someone else (a client, a deployment tool): ignored here;
-            // `environmentWarnings` names the ones that look like a misspelt key.
-            guard let path = resolve(parts) else { continue }
+            // `environmentWarnings` names the ones that look like a misspelt key, and the old spellings.
+            guard let path = environmentKey(name.dropFirst(prefix.count))?.path else { continue }
             if !tree.set(path[...], to: value) {
                 problems.record(
                     ConfigurationError(key: name, "names \(path.joined(separator: ".")), which the file does not have"))
             }
         }
-    }
-
-    /// Maps upper-case environment parts to a key path, or nil when they name no key.
-    static func resolve(_ parts: [String]) -> [String]? {
-        func match(_ part: String, in keys: [String]) -> String? {
-            keys.first { $0.uppercased() == part.uppercased() }
-        }
-        guard let first = parts.first, let top = match(first, in: topLevelKeys) else { return nil }
-        let rest = Array(parts.dropFirst())
-        switch top {
-        case "terminal":
-            guard let path = resolveTerminal(rest) else { return nil }
-            return [top] + path
-        case "log":
-            guard rest.count == 1, let key = match(rest[0], in: logKeys) else { return nil }
-            return [top, key]
-        case "security":
-            guard rest.count == 1, let key = match(rest[0], in: securityKeys.filter { $0 != "clients" }) else {
-                return nil
-            }
-            return [top, key]
-        case "lanes":
-            guard rest.count >= 2, Int(rest[0]) != nil else { return nil }
-            if rest.count == 2, let key = match(rest[1], in: laneKeys) { return [top, rest[0], key] }
-            guard let path = resolveTerminal(Array(rest.dropFirst())) else { return nil }
-            return [top, rest[0]] + path
-        default:
-            return rest.isEmpty ? [top] : nil
-        }
-    }
-
-    private static func resolveTerminal(_ parts: [String]) -> [String]? {
-        guard let first = parts.first,
-            let key = terminalKeys.first(where: { $0.uppercased() == first.uppercased() })
-        else { return nil }
-        if key == "timeoutMs" {
-            // An action's own `_` splits it into parts too: `..._TIMEOUTMS_PRE_AUTH` names `pre_auth`.
-            let name = parts.dropFirst().joined(separator: "_").uppercased()
-            guard parts.count >= 2,
-                let action = TerminalAction.allCases.first(where: { $0.rawValue.uppercased() == name })
-            else { return nil }
-            return [key, action.rawValue]
-        }
-        return parts.count == 1 ? [key] : nil
     }
 }

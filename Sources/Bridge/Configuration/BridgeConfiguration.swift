@@ -9,7 +9,7 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public var command: String = "tcp://127.0.0.1:5555"
     /// The PULL endpoint for fire-and-forget commands; nil (the default) turns it off.
     public var commandPull: String?
-    /// The PUB endpoint events are published on.
+    /// The XPUB endpoint events are published on.
     public var events: String = "tcp://127.0.0.1:5556"
     /// The journal's SQLite file, or a PostgreSQL URL (without password).
     public var journal: String = "/var/lib/vivabridge/journal.sqlite"

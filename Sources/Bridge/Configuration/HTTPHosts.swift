@@ -1,6 +1,6 @@
 extension HTTPAddress {
     /// `httpHosts:` (docs/CONFIG.md): a list of host names or addresses, or one value with the names
-    /// separated by commas (how `VIVABRIDGE_HTTPHOSTS` gives them). Each is kept in the form the listener
+    /// separated by commas (how `VIVABRIDGE_HTTP_HOSTS` gives them). Each is kept in the form the listener
     /// compares a request's `Host` with: lower case, no trailing dot, an IPv6 address without brackets.
     static func decodeHosts(_ tree: ConfigTree) throws(ConfigurationError) -> [String] {
         let texts: [String]

@@ -12,6 +12,6 @@ public struct BindError: Error, CustomStringConvertible {
 
     public var description: String {
         let reason = (cause as? ZMQError).map { $0.message.lowercased() } ?? "\(cause)"
-        return "\(key): \(endpoint): \(reason); set \"\(key)\" or VIVABRIDGE_\(key.uppercased())"
+        return "\(key): \(endpoint): \(reason); set \"\(key)\" or \(EnvironmentSpelling.variable([key]))"
     }
 }

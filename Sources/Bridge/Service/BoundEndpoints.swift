@@ -2,7 +2,7 @@
 public struct BoundEndpoints: Sendable, Equatable {
     /// The ROUTER endpoint for commands.
     public var command: String
-    /// The PUB endpoint for events.
+    /// The XPUB endpoint for events.
     public var events: String
     /// The PULL endpoint for fire-and-forget commands, when configured.
     public var commandPull: String?

@@ -34,7 +34,7 @@ struct DemoCommand: ParsableCommand {
         print("vivabridge demo: a bridge and three simulated lanes in this process.")
         let stage = try DemoStage(logger: logger, keys: curve ? try DemoKeys.generate() : nil)
         defer { stage.stop() }
-        print("  commands (ROUTER) \(stage.bound.command), events (PUB) \(stage.bound.events)")
+        print("  commands (ROUTER) \(stage.bound.command), events (XPUB) \(stage.bound.events)")
         if let keys = stage.keys { print("  " + keys.description) }
         print("  journal in \(stage.folder.path) (removed at the end)")
         print("  lanes: " + DemoStage.lanes.map { "\($0.id) (\($0.platform.rawValue))" }.joined(separator: ", "))

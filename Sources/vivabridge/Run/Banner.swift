@@ -7,7 +7,7 @@ enum Banner {
         var lines = [
             "vivabridge is running\(embedded ? " on its embedded default (simulated lanes)" : "").",
             "  commands (ROUTER): \(bound.command)",
-            "  events   (PUB):    \(bound.events)",
+            "  events   (XPUB):   \(bound.events)",
         ]
         if let pull = bound.commandPull { lines.append("  commands (PULL):   \(pull)") }
         lines.append("  journal:          \(JournalStores.location(of: configuration.journal))")

@@ -46,9 +46,13 @@ struct RunCommand: AsyncParsableCommand {
         let level = logLevel?.level ?? Logger.Level(rawValue: configuration.log.level) ?? .info
         let logger = LogSetup.bootstrap(level: level, format: logFormat ?? configuration.log.format)
         for warning in BridgeConfiguration.environmentWarnings(environment) {
-            logger.warning(
-                "environment variable names no configuration key and is ignored (docs/CONFIG.md)",
-                metadata: ["variable": "\(warning.name)", "resembles": "\(warning.resembles)"])
+            let message: Logger.Message =
+                switch warning.kind {
+                case .misspelt: "environment variable names no configuration key and is ignored (docs/CONFIG.md)"
+                case .oldSpelling:
+                    "environment variable in a key's old spelling, read for now: rename it (docs/CONFIG.md)"
+                }
+            logger.warning(message, metadata: ["variable": "\(warning.name)", "resembles": "\(warning.resembles)"])
         }
         let openFiles = DescriptorLimit.raiseSoftLimit()
         if DescriptorLimit.shortfall(lanes: configuration.lanes.count, limit: openFiles) != nil {

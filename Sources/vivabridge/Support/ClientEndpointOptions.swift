@@ -16,7 +16,7 @@ struct ClientEndpointOptions: ParsableArguments {
             """)
     var commandEndpoints: [String] = []
 
-    @Option(name: .customLong("events-endpoint"), help: "The bridge's event (PUB) endpoint.")
+    @Option(name: .customLong("events-endpoint"), help: "The bridge's events (XPUB) endpoint.")
     var eventsEndpoint: String?
 
     @Option(name: .customLong("config"), help: "Read the endpoints from the bridge's configuration file.")

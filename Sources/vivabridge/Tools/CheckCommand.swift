@@ -10,8 +10,9 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Exits 0 and prints "configuration OK" with the lanes when `run --config FILE` would accept it; \
             exits 2 and prints every problem, one a line (the key and the rule), when it would be refused. A VIVABRIDGE_ \
-            variable that names no key is ignored, with a warning when it resembles one. Nothing is bound and no journal \
-            is opened, so it can be run beside a running bridge.
+            variable that names no key is ignored, with a warning naming the nearest valid variable when it resembles \
+            one; one in a key's old spelling (its words run together) is read, with a warning naming the variable to \
+            use (docs/CONFIG.md). Nothing is bound and no journal is opened, so it can be run beside a running bridge.
             """
     )
 

@@ -22,17 +22,18 @@ final class ChildProcess: @unchecked Sendable {
         return folder.appendingPathComponent("vivabridge")
     }
 
-    /// Starts `vivabridge` with `arguments` (in `currentDirectory`, or the test's own; with `ulimit`'s
-    /// arguments, such as `-Sn 256`, applied by a shell that then becomes `vivabridge`, the same process).
+    /// Starts `vivabridge` (or `program`, such as a script of the repository) with `arguments` (in
+    /// `currentDirectory`, or the test's own; with `ulimit`'s arguments, such as `-Sn 256`, applied by a shell
+    /// that then becomes `vivabridge`, the same process).
     init(
         _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
-        currentDirectory: URL? = nil, ulimit: String? = nil
+        currentDirectory: URL? = nil, ulimit: String? = nil, program: URL = ChildProcess.executable
     ) throws {
         if let ulimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit \(ulimit) && exec \"$0\" \"$@\"", Self.executable.path] + arguments
+            process.arguments = ["-c", "ulimit \(ulimit) && exec \"$0\" \"$@\"", program.path] + arguments
         } else {
-            process.executableURL = Self.executable
+            process.executableURL = program
             process.arguments = arguments
         }
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }

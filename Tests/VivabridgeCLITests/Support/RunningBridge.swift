@@ -50,7 +50,7 @@ final class RunningBridge {
         let line = try #require(
             child.waitForLine(containing: "commands (ROUTER):"), "the bridge never said where it listens")
         command = String(line.split(separator: " ").last!)
-        let eventsLine = try #require(child.waitForLine(containing: "events   (PUB):"), "no events endpoint")
+        let eventsLine = try #require(child.waitForLine(containing: "events   (XPUB):"), "no events endpoint")
         events = String(eventsLine.split(separator: " ").last!)
         for lane in lanes {
             #expect(simulator.waitForHello(lane: lane, timeout: .seconds(10)), "lane \(lane) never connected")
