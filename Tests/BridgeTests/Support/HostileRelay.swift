@@ -63,6 +63,18 @@ final class HostileRelay {
         throw HarnessError.timeout("open")
     }
 
+    /// Waits for the bridge's `["received", n]`; the messages before it are kept in ``received``.
+    func awaitReceived(_ seq: UInt64, timeoutMs: Int = 10_000) throws {
+        let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
+        while Date() < deadline {
+            guard let (_, message) = try next(until: deadline) else { break }
+            if message == .received(seq: seq) { return }
+            received.append(message)
+        }
+        Issue.record("no received \(seq) from the bridge within \(timeoutMs) ms")
+        throw HarnessError.timeout("received")
+    }
+
     /// Sends a message of the terminal link to the bridge's current link.
     func send(_ message: RelayMessage) throws {
         try sendFrames(message.frames)
