@@ -1,5 +1,6 @@
 import Bridge
 import Foundation
+import GRDB
 import InterApp
 import TerminalSimulator
 import Testing
@@ -72,6 +73,36 @@ struct RelayReceivedTests {
         let second = try harness.reply(to: "second")
         #expect(second.string("outcome") == "failure", "\(second)")
         #expect(harness.logs.hasLine(containingAll: ["relay sent again a callback the bridge already took"]))
+    }
+
+    @Test(
+        "while the journal cannot be written, a callback is not answered, nor its copy; received leaves once its outcome is in the journal file"
+    )
+    func receivedWaitsForTheCommit() throws {
+        let context = try Context()
+        defer { context.terminate() }
+        let relay = try HostileRelay(context: context)
+        let harness = try Self.harness(relay)
+        try Self.open("held", amount: 900, harness: harness, relay: relay)
+        // Another connection takes the write lock: the bridge's next write fails, as on a full disk.
+        let lock = try JournalWriteLock(journal: harness.configuration.journal)
+        let refused = try harness.call(saleJSON(id: "refused", lane: "lane-1", amount: 100))
+        #expect(refused.object("error")?.string("code") == "journal_unavailable")
+        let approved = Self.url("status=success&action=sale&clientTransactionId=held&amount=900")
+        try relay.send(.callback(url: approved, seq: 1))
+        try relay.send(.callback(url: approved, seq: 1))
+        // Once the copy is logged, both were taken.
+        #expect(harness.logs.waitForLine(containing: "relay sent again a callback", timeout: 10) != nil)
+        let early = try relay.drain(forMs: 300)
+        #expect(!early.contains { $0.kind == .received }, "\(early)")
+
+        try lock.release()
+        try relay.awaitReceived(1)
+        let journaled = try DatabaseQueue(path: harness.configuration.journal).read { db in
+            try String.fetchOne(db, sql: "SELECT disposition FROM callbacks WHERE matched_id = 'held'")
+        }
+        #expect(journaled == "matched")
+        #expect(try harness.reply(to: "held").string("outcome") == "success")
     }
 
     @Test("a restarted relay's callback under a number already used is a new one: taken and answered")

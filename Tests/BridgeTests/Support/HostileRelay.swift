@@ -75,6 +75,14 @@ final class HostileRelay {
         throw HarnessError.timeout("received")
     }
 
+    /// Every message the bridge sends within `milliseconds` (a bound on waiting for what must not come).
+    func drain(forMs milliseconds: Int) throws -> [RelayMessage] {
+        let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
+        var messages: [RelayMessage] = []
+        while let (_, message) = try next(until: deadline) { messages.append(message) }
+        return messages
+    }
+
     /// Sends a message of the terminal link to the bridge's current link.
     func send(_ message: RelayMessage) throws {
         try sendFrames(message.frames)
