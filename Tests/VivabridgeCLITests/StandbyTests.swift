@@ -92,6 +92,42 @@ struct StandbyTests {
         #expect(shared.simulator.openedURLs(lane: "lane-1").count == 1, "the sale reached the relay once")
     }
 
+    @Test(
+        "the active SIGSTOPped before it journals the approved callback it was sent: the relay sends it again to the new active, and the sale ends success within a second of the takeover"
+    )
+    func callbackKeptAcrossSIGSTOP() throws {
+        var behaviour = LaneBehaviour()
+        behaviour.host = .manual
+        let shared = try SharedJournal(cluster: try PostgresCluster.shared(), behaviour: behaviour)
+        let first = try shared.start("bridge-a")
+        defer {
+            first.child.signal(SIGKILL)
+            _ = first.child.waitForExit(timeout: 10)
+        }
+        _ = try #require(try first.waitForRole("active"))
+        let second = try shared.start("bridge-b")
+        defer { stop(second) }
+        _ = try #require(try second.waitForRole("standby"))
+        let firstClient = try CommandClient(try first.commandEndpoint())
+        try firstClient.send(Self.sale("handed-over"))
+        #expect(shared.simulator.waitForPhase(lane: "lane-1", .host, timeout: .seconds(15)))
+
+        first.child.signal(SIGSTOP)
+        // The card is charged; the relay hands the callback to the link of the bridge that spoke last, which
+        // does not read it.
+        #expect(shared.simulator.release(lane: "lane-1"))
+        #expect(shared.simulator.waitForHistory(lane: "lane-1", count: 1, timeout: .seconds(10)))
+        _ = try #require(try second.waitForRole("active", timeout: 10), "\(second.child.errorOutput)")
+        let active = Date()
+        let client = try CommandClient(try second.commandEndpoint(), timeoutMs: 10_000)
+        let reply = try #require(try client.call(Self.sale("handed-over")), "no reply: the sale is still in flight")
+        let ended = Date().timeIntervalSince(active)
+        print("sale ended \(Int(ended * 1000)) ms after the takeover (its callback sent again by the relay)")
+        #expect(reply["outcome"]?.stringValue == "success", "\(reply)")
+        #expect(ended < 2)
+        #expect(shared.simulator.openedURLs(lane: "lane-1").count == 1, "the sale reached the relay once")
+    }
+
     @Test("SIGTERM of the active: it exits 0 after releasing the lease, and the standby serves within 3 s")
     func takeoverAfterSIGTERM() throws {
         let shared = try SharedJournal(cluster: try PostgresCluster.shared(), leaseMs: 10_000)

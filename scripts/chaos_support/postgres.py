@@ -39,7 +39,11 @@ class PostgresCluster:
     @property
     def url(self):
         """The journal URL the bridges are given (no password: the cluster trusts loopback)."""
-        return f"postgresql://{self.user}@127.0.0.1:{self.port}/{self.database}"
+        return self.url_via(self.port)
+
+    def url_via(self, port):
+        """The journal URL through a proxy listening on `port`."""
+        return f"postgresql://{self.user}@127.0.0.1:{port}/{self.database}"
 
     def start(self):
         if os.geteuid() == 0:

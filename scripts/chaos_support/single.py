@@ -35,6 +35,7 @@ class Chaos:
         self.resent = 0
         self.violations = []
         self.kills = 0
+        self.final_outcomes = {}  # id -> the outcome `status` read from the journal at the last check
 
     # -- processes
 
@@ -190,6 +191,7 @@ class Chaos:
                 continue
             result = reply.get("result") or {}
             stored = result.get("reply") or {}
+            self.final_outcomes[ident] = stored.get("outcome")
             if result.get("state") != FINAL:
                 self.violations.append(f"{ident}: acknowledged {acked.get('outcome')}, status state "
                                        f"{result.get('state')}")

@@ -1,6 +1,7 @@
 """The standby run of scripts/chaos (`--standby`): two bridges on one PostgreSQL journal, the active one SIGKILLed
-(or, with `--signal TERM`, stopped gracefully, or with `--signal STOP` paused past its lease) under closed-loop
-sales, the other taking over (docs/RELIABILITY.md, "Standby takeover (chaos)").
+(or, with `--signal TERM`, stopped gracefully, with `--signal STOP` paused past its lease, with `--signal
+PARTITION` cut off from PostgreSQL by its proxy, with `--signal MIX` one of KILL, STOP and PARTITION at random
+each time) under closed-loop sales, the other taking over (docs/RELIABILITY.md, "Standby takeover (chaos)").
 
 The client holds both command endpoints the Lazy Pirate way: one DEALER socket a bridge, each with ZMQ_IMMEDIATE
 (nothing queues for an endpoint nobody has bound: the standby binds none), every command sent to a socket that
@@ -17,9 +18,11 @@ import time
 from .common import (SALE_TIMEOUT_MS, free_port, outcome_counts, recorded_requests, repeated_references, report,
                      zmq)
 from .postgres import PostgresCluster
+from .proxy import PartitionProxy
 from .single import Chaos
 
 TAKEOVER_WAIT_S = 60
+MIXED_FAULTS = ("KILL", "STOP", "PARTITION")
 SHUTDOWN_RETRY_S = 0.1
 JOURNAL_TABLES = ("command_log", "outcome_log", "callbacks", "batches")
 
@@ -37,6 +40,7 @@ class Bridge:
         self.log = log
         self.process = None
         self.sock = None
+        self.proxy = None  # its way to PostgreSQL, which a partition cuts
 
     def write_config(self, journal, lease_ms, terminal_and_lanes):
         lines = [
@@ -122,6 +126,8 @@ class StandbyChaos(Chaos):
         self.shutting_down = 0    # sales rejected shutting_down (SIGTERM), sent again under their id
         self.resumed_standby = 0  # paused bridges (SIGSTOP) that went back to standby once resumed
         self.resumed_exited = 0   # paused bridges that exited once resumed
+        self.faults = {}          # fault -> how many times the active bridge met it
+        self.lost = 0             # sales the terminal approved whose journal says unknown at the end
         self.closing = False      # the closing takeover: no new sales
 
     # -- processes
@@ -130,7 +136,8 @@ class StandbyChaos(Chaos):
         self.cluster.start()
         lines = self.terminal_and_lanes(endpoints)
         for bridge in self.bridges:
-            bridge.write_config(self.cluster.url, self.args.lease_ms, lines)
+            bridge.proxy = PartitionProxy(self.cluster.port)
+            bridge.write_config(self.cluster.url_via(bridge.proxy.port), self.args.lease_ms, lines)
         first, second = self.bridges
         first.start(self.binary)
         self.await_role(first, "active", "the first bridge did not become active")
@@ -178,8 +185,15 @@ class StandbyChaos(Chaos):
         victim = self.active_bridge()
         self.kill_time = time.monotonic()
         self.successor = next(bridge for bridge in self.bridges if bridge is not victim)
-        stop = signal.Signals["SIG" + self.args.signal]
-        victim.stop(stop)
+        fault = self.args.signal if self.args.signal != "MIX" else self.rng.choice(MIXED_FAULTS)
+        self.faults[fault] = self.faults.get(fault, 0) + 1
+        stop = None if fault == "PARTITION" else signal.Signals["SIG" + fault]
+        if stop is None:
+            victim.proxy.partition()
+            self.bridge_log.write(f"== chaos: bridge {victim.name} cut off from PostgreSQL\n".encode())
+            self.bridge_log.flush()
+        else:
+            victim.stop(stop)
         self.kills += 1
         if self.args.sabotage_journal:
             self.cluster.psql(f"TRUNCATE {', '.join(JOURNAL_TABLES)}")
@@ -192,19 +206,24 @@ class StandbyChaos(Chaos):
                                    f"{ready - self.kill_time:.1f} s after the kill (limit {limit} s)")
         if stop == signal.SIGSTOP:
             self.resume(victim)
+        elif stop is None:
+            victim.proxy.heal()
+            self.resume(victim, signal_sent=False)
         deadline = time.monotonic() + TAKEOVER_WAIT_S
         while victim.alive() and time.monotonic() < deadline:
             self.pump(0.05)
         if victim.alive():
-            raise RuntimeError(f"bridge {victim.name} had not ended {TAKEOVER_WAIT_S} s after SIG{self.args.signal}")
+            raise RuntimeError(f"bridge {victim.name} had not ended {TAKEOVER_WAIT_S} s after {fault}")
         victim.start(self.binary)
         self.await_role(victim, "standby", f"bridge {victim.name} did not come back as standby")
 
-    def resume(self, victim):
-        """SIGCONT to a bridge paused past its lease: it must go back to standby in its process, or exit, and its
-        /readyz must never say active beside its successor; then it is stopped and restarted like a killed one."""
+    def resume(self, victim, signal_sent=True):
+        """SIGCONT to a bridge paused past its lease (or, `signal_sent` False, the end of its partition): it must go
+        back to standby in its process, or exit, and its /readyz must never say active beside its successor; then it
+        is stopped and restarted like a killed one."""
         resumed = time.monotonic()
-        victim.process.send_signal(signal.SIGCONT)
+        if signal_sent:
+            victim.process.send_signal(signal.SIGCONT)
         last_active = None
         deadline = resumed + TAKEOVER_WAIT_S
         while victim.alive() and time.monotonic() < deadline:
@@ -222,7 +241,7 @@ class StandbyChaos(Chaos):
         if last_active is not None:
             self.two_active += 1
             self.violations.append(f"kill {self.kills}: bridge {victim.name}'s /readyz still said active "
-                                   f"{(last_active - resumed) * 1000:.0f} ms after SIGCONT, beside bridge "
+                                   f"{(last_active - resumed) * 1000:.0f} ms after its fault ended, beside bridge "
                                    f"{self.successor.name}")
 
     # -- messages (the Lazy Pirate client)
@@ -320,6 +339,16 @@ class StandbyChaos(Chaos):
                 self.violations.append(f"{ident}: answered failure although its URL reached the relay and the "
                                        f"terminal approves amount {amount}")
 
+    def check_lost(self, requests):
+        """(d): no result lost: a sale whose URL reached its relay, and that the terminal approves (every amount but
+        those ending in 51, 52 and 53), is not `unknown` in the journal at the end: its callback, held by the relay
+        until a bridge said `received`, reached a bridge that journaled it."""
+        opened = {ref for _, ref, _, _ in requests}
+        for ident, outcome in sorted(self.final_outcomes.items()):
+            if outcome == "unknown" and ident in opened and self.commands[ident]["amount"] % 100 not in (51, 52, 53):
+                self.lost += 1
+                self.violations.append(f"{ident}: the terminal approved it, the journal says unknown (result lost)")
+
     # -- the run
 
     def run(self):
@@ -343,6 +372,8 @@ class StandbyChaos(Chaos):
                 self.take(reply)
         self.kill_active()
         self.kills -= 1  # the closing takeover only makes the final check ask a bridge that read the journal anew
+        # The callbacks the relays held for the new active, sent again after its hello, journaled first.
+        self.pump(2)
         self.check(sorted(self.acknowledged))
         for bridge in self.bridges:
             bridge.process.send_signal(signal.SIGTERM)
@@ -357,6 +388,7 @@ class StandbyChaos(Chaos):
         repeated = len(self.violations) - before
         self.check_false_answers(requests)
         false_answers = len(self.violations) - before - repeated
+        self.check_lost(requests)
         if self.violations or self.args.keep:
             self.cluster.dump(os.path.join(self.workdir, "journal.sql"))
         seconds = time.monotonic() - started
@@ -368,15 +400,16 @@ class StandbyChaos(Chaos):
             f"still unanswered {len(self.in_flight)}", f"requests at the relays {len(requests)}",
             f"takeover to /readyz 200 p50 {median(ready):.2f} s max {max(ready):.2f} s ({len(ready)})",
             f"to the first reply p50 {median(reply) or 0:.2f} s max {max(reply, default=0):.2f} s ({len(reply)})",
+            f"faults {outcome_counts(self.faults)}",
             f"violations {len(self.violations)} ({before - self.two_active - self.slow_takeovers} results, "
-            f"{repeated} repeated requests, {false_answers} false answers, {self.two_active} two active, "
-            f"{self.slow_takeovers} slow takeovers)",
+            f"{repeated} repeated requests, {false_answers} false answers, {self.lost} results lost, "
+            f"{self.two_active} two active, {self.slow_takeovers} slow takeovers)",
         ] + self.resumed_summary() + [f"seconds {seconds:.0f}"], self.violations, before)
 
     def resumed_summary(self):
-        if self.args.signal != "STOP":
+        if self.args.signal not in ("STOP", "PARTITION", "MIX"):
             return []
-        return [f"paused bridges once resumed: back to standby {self.resumed_standby}, exited "
+        return [f"paused or cut-off bridges once resumed: back to standby {self.resumed_standby}, exited "
                 f"{self.resumed_exited}"]
 
     def cleanup(self):
@@ -386,6 +419,8 @@ class StandbyChaos(Chaos):
                 bridge.process.wait()
             if bridge.sock is not None:
                 bridge.sock.close(linger=0)
+            if bridge.proxy is not None:
+                bridge.proxy.stop()
         if self.simulator is not None and self.simulator.poll() is None:
             self.simulator.kill()
             self.simulator.wait()

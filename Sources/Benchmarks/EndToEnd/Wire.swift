@@ -63,7 +63,7 @@ struct Wire: Sendable {
         try socket.connect(endpoints[laneId(0)]!)
         try socket.send(RelayMessage.open(ref: Array(sampleId.utf8), url: url).frames)
         while let frames = try socket.receive() {
-            guard case .callback(let callback)? = try? RelayMessage(frames: frames) else { continue }
+            guard case .callback(let callback, _)? = try? RelayMessage(frames: frames) else { continue }
             let id = Array(sampleId.utf8)
             guard let at = JSONScan.find(id, in: callback) else {
                 throw BenchError(

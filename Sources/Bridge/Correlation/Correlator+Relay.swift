@@ -53,13 +53,35 @@ extension Correlator {
         case .opened(let ref): opened(ref: String(decoding: ref, as: UTF8.self), lane: lane)
         case .notOpened(let ref, let reason):
             notOpened(ref: String(decoding: ref, as: UTF8.self), reason: reason, lane: lane)
-        case .callback(let url): receiveCallback(url, lane: lane)
+        case .callback(let url, let seq): receiveNumberedCallback(url, seq: seq, lane: lane)
         case .returned:
             publishLaneEvent(laneId, .returned(inFlight: lane.inFlight.activity.record?.id))
-        case .open:
+        case .open, .received:
             lane.faults.malformed += 1
-            logger.notice("relay sent an open, which only the bridge sends; ignored", metadata: ["lane": "\(laneId)"])
+            logger.notice(
+                "relay sent a message only the bridge sends; ignored",
+                metadata: ["lane": "\(laneId)", "kind": "\(message.kind.rawValue)"])
         }
+    }
+
+    /// A callback, numbered by a v1.3 relay or not (`seq` nil: a v1.2 relay, no answer). A numbered one is
+    /// answered `received` once its outcome is journaled: the answer is an effect of the turn that journals
+    /// it, so it leaves after that turn's commit. A copy of one this bridge already took changes nothing
+    /// and is answered at once (after the turns still waiting for their commit), unless journal writes
+    /// are failing: the first copy's outcome may not be journaled yet, and the relay sends it again later.
+    private func receiveNumberedCallback(_ url: [UInt8], seq: UInt64?, lane: LaneState) {
+        guard let seq else { return receiveCallback(url, lane: lane) }
+        let received = Effect.send(lane: lane.id, message: .received(seq: seq), recordId: nil)
+        guard lane.relaySequences.isCopy(seq: seq, url: url) else {
+            lane.relaySequences.took(seq: seq, url: url)
+            receiveCallback(url, lane: lane)
+            emit(received)
+            return
+        }
+        logger.info(
+            "relay sent again a callback the bridge already took; nothing changes",
+            metadata: ["lane": "\(lane.id)", "seq": "\(seq)"])
+        if journalHealth == .healthy { emit(received) }
     }
 
     /// The relay's `hello`: its platform, app and version, each kept short (a relay cannot make every

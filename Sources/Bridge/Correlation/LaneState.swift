@@ -28,6 +28,8 @@ final class LaneState {
     /// The lane's recent successful pre-authorisations (v1.1), newest last, at most
     /// ``Correlator/maxRememberedAuthorisations``: how a capture's answer is linked to the `pre_auth` it took.
     var authorisations: [Authorisation] = []
+    /// The relay's numbered callbacks this bridge took: how a second copy is known (v1.3).
+    var relaySequences = RelaySequenceMemory()
     /// Orphans journaled in the current second (``Correlator/orphansPerSecond``), and those held back.
     var orphans = RateWindow(limit: Correlator.orphansPerSecond, length: 1000)
 

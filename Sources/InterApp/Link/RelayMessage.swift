@@ -10,16 +10,21 @@ public enum RelayMessage: Sendable, Equatable {
     case opened(ref: [UInt8])
     /// `["not_opened", ref, reason]`: the URL could not be opened.
     case notOpened(ref: [UInt8], reason: [UInt8])
-    /// `["callback", url]`: a callback URL exactly as the terminal app delivered it.
-    case callback(url: [UInt8])
+    /// `["callback", url, n]`: a callback URL exactly as the terminal app delivered it, and the relay's own
+    /// sequence number `n` for the lane (v1.3: decimal, from 1 at the relay's start), which the bridge
+    /// answers with `received`. A v1.2 relay sends `["callback", url]`: `seq` nil, no answer.
+    case callback(url: [UInt8], seq: UInt64? = nil)
     /// `["returned"]`: the store app came back to the foreground without a callback.
     case returned
+    /// `["received", n]` (v1.3): the bridge journaled the outcome of the relay's callback `n` (or already had
+    /// it); the relay may forget that callback.
+    case received(seq: UInt64)
 
     /// The first frame of each message.
     public enum Kind: String, Sendable, CaseIterable {
         case hello, open, opened
         case notOpened = "not_opened"
-        case callback, returned
+        case callback, returned, received
 
         /// The frame word as it travels.
         public var word: [UInt8] { Self.words[self]! }
@@ -43,6 +48,7 @@ public enum RelayMessage: Sendable, Equatable {
         case .notOpened: .notOpened
         case .callback: .callback
         case .returned: .returned
+        case .received: .received
         }
     }
 
@@ -53,16 +59,19 @@ public enum RelayMessage: Sendable, Equatable {
         case .open(let ref, let url): [Kind.open.word, ref, url]
         case .opened(let ref): [Kind.opened.word, ref]
         case .notOpened(let ref, let reason): [Kind.notOpened.word, ref, reason]
-        case .callback(let url): [Kind.callback.word, url]
+        case .callback(let url, let seq):
+            if let seq { [Kind.callback.word, url, Self.decimal(seq)] } else { [Kind.callback.word, url] }
         case .returned: [Kind.returned.word]
+        case .received(let seq): [Kind.received.word, Self.decimal(seq)]
         }
     }
 
     /// Reads a message from its frames. Frames past the ones a kind needs are ignored, as are a
-    /// missing `not_opened` reason (an empty one is taken).
+    /// missing `not_opened` reason (an empty one is taken) and a `callback`'s missing or unreadable sequence
+    /// number (taken as a v1.2 relay's callback).
     ///
     /// - Throws: ``RelayMessageError`` when there is no frame, the kind is unknown, or a needed frame
-    ///   is missing.
+    ///   is missing, or a `received`'s sequence number is not a decimal number from 1.
     ///
     /// Not generic: the bridge calls it from another module for every message of every relay, and a generic
     /// initializer ran there unspecialized (type metadata looked up, the frames copied into a new array).
@@ -83,9 +92,23 @@ public enum RelayMessage: Sendable, Equatable {
             self = .open(ref: try frame(0), url: try frame(1))
         case .opened: self = .opened(ref: try frame(0))
         case .notOpened: self = .notOpened(ref: try frame(0), reason: rest.count > 1 ? try frame(1) : [])
-        case .callback: self = .callback(url: try frame(0))
+        case .callback:
+            // A sequence number that cannot be read leaves the callback a v1.2 one: taken, never answered.
+            self = .callback(url: try frame(0), seq: rest.count > 1 ? try? Self.sequence(frame(1), kind: first) : nil)
         case .returned: self = .returned
+        case .received: self = .received(seq: try Self.sequence(frame(0), kind: first))
         }
+    }
+
+    /// A sequence number as it travels: decimal ASCII digits.
+    private static func decimal(_ seq: UInt64) -> [UInt8] { Array(String(seq).utf8) }
+
+    /// Reads a sequence number: 1 to 20 decimal digits, not 0.
+    private static func sequence(_ bytes: [UInt8], kind: [UInt8]) throws(RelayMessageError) -> UInt64 {
+        guard (1...20).contains(bytes.count), bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let value = UInt64(String(decoding: bytes, as: UTF8.self)), value > 0
+        else { throw RelayMessageError(.badSequence, kind: kind) }
+        return value
     }
 }
 
@@ -104,6 +127,8 @@ public struct RelayMessageError: Error, Sendable, Equatable, CustomStringConvert
         case unknownKind
         /// A kind the link knows, without the frames it needs.
         case missingFrame
+        /// A `received` whose sequence number is not a decimal number from 1.
+        case badSequence
     }
 
     /// What is wrong.
@@ -128,6 +153,7 @@ public struct RelayMessageError: Error, Sendable, Equatable, CustomStringConvert
         case .empty: "an empty message"
         case .unknownKind: "a message of unknown kind \(Quote.printable(kind))"
         case .missingFrame: "a \(Quote.printable(kind)) message without the frames it needs"
+        case .badSequence: "a \(Quote.printable(kind)) message whose sequence number is not a decimal number from 1"
         }
     }
 }

@@ -16,9 +16,14 @@ final class LaneLink {
     private(set) var socket: Socket?
     /// A ROUTER's routing id of the bridge it last heard from.
     var peer: [UInt8]?
-    /// Callbacks the relay could not hand to a bridge yet (none connected, or it went away); sent when a
-    /// bridge next speaks. At most ``outboxLimit``; older ones are dropped first.
+    /// Messages the relay could not hand to a bridge yet (none connected, or it went away); sent when a
+    /// bridge next speaks. With ``unreceived``, at most ``outboxLimit``; older ones are dropped first.
     private(set) var outbox: [RelayMessage] = []
+    /// Numbered callbacks handed to a bridge that no bridge answered `received` yet (v1.3), oldest first:
+    /// put back in front of the outbox after each accepted `hello` (``resendUnreceived()``).
+    private(set) var unreceived: [RelayMessage] = []
+    /// The number the next callback gets: from 1 at the relay's start (PROTOCOL.md §5).
+    private var nextSeq: UInt64 = 1
     /// The epoch rule: which bridges' links are served (PROTOCOL.md §5).
     var epochs = LinkEpochs()
     /// Changes at every drop and restore, so that late actions of an older link are dropped.
@@ -66,14 +71,14 @@ final class LaneLink {
         socket?.close()
         socket = nil
         peer = nil
-        outbox.removeAll()
-        epochs.reset()
-        generation += 1
+        forget()
     }
 
-    /// Starts a new generation without closing (a restart).
+    /// Starts a new generation without closing (a restart): what waited is lost, numbering starts again.
     func forget() {
         outbox.removeAll()
+        unreceived.removeAll()
+        nextSeq = 1
         epochs.reset()
         generation += 1
     }
@@ -89,14 +94,20 @@ final class LaneLink {
         }
     }
 
-    /// Sends a message to the bridge, or keeps it in the outbox until a bridge speaks. Returns false when the
-    /// link is down and the message is lost.
+    /// Sends a message to the bridge, or keeps it in the outbox until a bridge speaks. A callback gets the
+    /// relay's next number, and is kept until a bridge answers `received`. Returns false when the link is
+    /// down and the message is lost.
     @discardableResult
     func deliver(_ message: RelayMessage) -> Bool {
         guard socket != nil else { return false }
-        if !outbox.isEmpty || !trySend(message) {
+        var message = message
+        if case .callback(let url, nil) = message {
+            message = .callback(url: url, seq: nextSeq)
+            nextSeq += 1
+        }
+        if !outbox.isEmpty || !send(message) {
             outbox.append(message)
-            if outbox.count > LaneLink.outboxLimit { outbox.removeFirst(outbox.count - LaneLink.outboxLimit) }
+            trim()
         }
         return true
     }
@@ -104,8 +115,41 @@ final class LaneLink {
     /// Sends what waits in the outbox, in order, as far as it goes.
     func flushOutbox() {
         var sent = 0
-        while sent < outbox.count, trySend(outbox[sent]) { sent += 1 }
+        while sent < outbox.count, send(outbox[sent]) { sent += 1 }
         if sent > 0 { outbox.removeFirst(sent) }
+    }
+
+    /// A bridge's `received`: callback `seq` is journaled, the relay forgets it.
+    func received(_ seq: UInt64) {
+        unreceived.removeAll { if case .callback(_, let number?) = $0 { number == seq } else { false } }
+    }
+
+    /// After an accepted `hello` (answered first): every callback still unanswered goes again, in order,
+    /// ahead of what waits in the outbox (all of it younger).
+    func resendUnreceived() {
+        guard !unreceived.isEmpty else { return }
+        outbox.insert(contentsOf: unreceived, at: 0)
+        unreceived.removeAll()
+    }
+
+    /// Sends `message` now if it can go; a numbered callback sent is kept until its `received`.
+    private func send(_ message: RelayMessage) -> Bool {
+        guard trySend(message) else { return false }
+        if case .callback(_, _?) = message {
+            unreceived.append(message)
+            trim()
+        }
+        return true
+    }
+
+    /// Keeps at most ``outboxLimit`` callbacks and messages waiting, dropping the oldest first.
+    private func trim() {
+        var excess = unreceived.count + outbox.count - LaneLink.outboxLimit
+        guard excess > 0 else { return }
+        let fromUnreceived = min(excess, unreceived.count)
+        unreceived.removeFirst(fromUnreceived)
+        excess -= fromUnreceived
+        if excess > 0 { outbox.removeFirst(excess) }
     }
 
     private func trySend(_ message: RelayMessage) -> Bool {

@@ -241,6 +241,8 @@ final class SimulatorLoop {
             answerHello(from: from, lane: lane)
         case .open(let reference, let url):
             open(url, reference: reference, from: from, lane: lane)
+        case .received(let seq):
+            link.received(seq)
         case .opened, .notOpened, .callback, .returned:
             logger.debug(
                 "message from the bridge ignored", metadata: ["lane": "\(link.id)", "kind": "\(message.kind.rawValue)"])
@@ -273,6 +275,7 @@ final class SimulatorLoop {
     private func answerHello(from: [UInt8]?, lane: Int) {
         publish(lane) { $0.hellos += 1 }
         reply(lane, to: from, .hello(body: helloBody(lane)))
+        links[lane].resendUnreceived()  // sent after this answer, with the outbox
     }
 
     /// Frames that are no message of the link: a `hello` without its body is answered all the same, an

@@ -63,6 +63,26 @@ final class HostileRelay {
         throw HarnessError.timeout("open")
     }
 
+    /// Waits for the bridge's `["received", n]`; the messages before it are kept in ``received``.
+    func awaitReceived(_ seq: UInt64, timeoutMs: Int = 10_000) throws {
+        let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
+        while Date() < deadline {
+            guard let (_, message) = try next(until: deadline) else { break }
+            if message == .received(seq: seq) { return }
+            received.append(message)
+        }
+        Issue.record("no received \(seq) from the bridge within \(timeoutMs) ms")
+        throw HarnessError.timeout("received")
+    }
+
+    /// Every message the bridge sends within `milliseconds` (a bound on waiting for what must not come).
+    func drain(forMs milliseconds: Int) throws -> [RelayMessage] {
+        let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
+        var messages: [RelayMessage] = []
+        while let (_, message) = try next(until: deadline) { messages.append(message) }
+        return messages
+    }
+
     /// Sends a message of the terminal link to the bridge's current link.
     func send(_ message: RelayMessage) throws {
         try sendFrames(message.frames)

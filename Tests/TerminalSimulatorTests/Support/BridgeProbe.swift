@@ -72,12 +72,25 @@ final class BridgeProbe {
         return frames.map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The next message, which must be `["callback", url]`; returns the URL.
+    /// The next message, which must be `["callback", url, n]`; returns the URL.
     func callback(timeout: Int = 3000, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try numberedCallback(timeout: timeout, sourceLocation: sourceLocation).url
+    }
+
+    /// The next message, which must be `["callback", url, n]`; returns the URL and the relay's number `n`.
+    func numberedCallback(timeout: Int = 3000, sourceLocation: SourceLocation = #_sourceLocation) throws -> (
+        url: String, seq: String
+    ) {
         let frames = try #require(try next(timeout: timeout), "no callback", sourceLocation: sourceLocation)
         try #require(
-            frames.count == 2 && frames[0] == "callback", "not a callback: \(frames)", sourceLocation: sourceLocation)
-        return frames[1]
+            frames.count == 3 && frames[0] == "callback", "not a numbered callback: \(frames)",
+            sourceLocation: sourceLocation)
+        return (frames[1], frames[2])
+    }
+
+    /// Sends `["received", n]`: the bridge journaled callback `n`.
+    func received(_ seq: String) throws {
+        try socket.send(["received", seq])
     }
 
     /// Sends `url`, expects `opened` with the same ref, then the callback; returns the callback URL.
