@@ -21,6 +21,33 @@ struct JournalFaultTests {
         "interapp-callback://result?status=success&action=sale&clientTransactionId=\(id)&amount=\(amount)"
     }
 
+    /// A stopped bridge's journal in `folder` holding `sales` sales to a lane with no relay (each journaled:
+    /// accepted, then undeliverable); the configuration that made it, and a logger that says nothing.
+    private static func journalOfUndeliverableSales(_ sales: Int, in folder: URL) throws -> (
+        BridgeConfiguration, Logger
+    ) {
+        var configuration = BridgeConfiguration()
+        configuration.command = "tcp://127.0.0.1:*"
+        configuration.events = "tcp://127.0.0.1:*"
+        configuration.journal = folder.appendingPathComponent("journal.sqlite").path
+        configuration.lanes = [LaneConfiguration(id: "lane-1", endpoint: "tcp://127.0.0.1:1", platform: .ios)]
+        let logger = Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() })
+        let first = try Bridge(configuration: configuration, logger: logger)
+        let bound = try first.start()
+        let context = try ZeroMQ.Context()
+        let client = try ZeroMQ.Socket(context, .dealer)
+        try client.setReceiveTimeout(10_000)
+        try client.connect(bound.command)
+        for index in 0..<sales {
+            try client.send([Array(saleJSON(id: "s\(index)", lane: "lane-1", amount: 100 + index).utf8)])
+            _ = try #require(try client.receive())
+        }
+        client.close()
+        context.terminate()
+        first.halt()
+        return (configuration, logger)
+    }
+
     @Test("while the journal cannot be written: new sales are refused and never sent, results wait, then all resumes")
     func writeFailureHoldsAndResumes() throws {
         let harness = try BridgeHarness(lanes: [Self.quietLane(), Self.quietLane("lane-2")])
@@ -109,28 +136,7 @@ struct JournalFaultTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "vivabridge-damaged-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var configuration = BridgeConfiguration()
-        configuration.command = "tcp://127.0.0.1:*"
-        configuration.events = "tcp://127.0.0.1:*"
-        configuration.journal = folder.appendingPathComponent("journal.sqlite").path
-        configuration.lanes = [LaneConfiguration(id: "lane-1", endpoint: "tcp://127.0.0.1:1", platform: .ios)]
-        let logger = Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() })
-        do {
-            // 300 sales to a lane with no relay: each is journaled (accepted, then undeliverable).
-            let first = try Bridge(configuration: configuration, logger: logger)
-            let bound = try first.start()
-            let context = try ZeroMQ.Context()
-            let client = try ZeroMQ.Socket(context, .dealer)
-            try client.setReceiveTimeout(10_000)
-            try client.connect(bound.command)
-            for index in 0..<300 {
-                try client.send([Array(saleJSON(id: "s\(index)", lane: "lane-1", amount: 100 + index).utf8)])
-                _ = try #require(try client.receive())
-            }
-            client.close()
-            context.terminate()
-            first.halt()
-        }
+        let (configuration, logger) = try Self.journalOfUndeliverableSales(300, in: folder)
         let path = folder.appendingPathComponent("journal.sqlite").path
         // Junk over one page in the middle: the schema still reads, the commands' b-tree does not.
         let handle = try #require(FileHandle(forUpdatingAtPath: path))
@@ -159,27 +165,7 @@ struct JournalFaultTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "vivabridge-index-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var configuration = BridgeConfiguration()
-        configuration.command = "tcp://127.0.0.1:*"
-        configuration.events = "tcp://127.0.0.1:*"
-        configuration.journal = folder.appendingPathComponent("journal.sqlite").path
-        configuration.lanes = [LaneConfiguration(id: "lane-1", endpoint: "tcp://127.0.0.1:1", platform: .ios)]
-        let logger = Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() })
-        do {
-            let first = try Bridge(configuration: configuration, logger: logger)
-            let bound = try first.start()
-            let context = try ZeroMQ.Context()
-            let client = try ZeroMQ.Socket(context, .dealer)
-            try client.setReceiveTimeout(10_000)
-            try client.connect(bound.command)
-            for index in 0..<5 {
-                try client.send([Array(saleJSON(id: "s\(index)", lane: "lane-1", amount: 100 + index).utf8)])
-                _ = try #require(try client.receive())
-            }
-            client.close()
-            context.terminate()
-            first.halt()
-        }
+        let (configuration, logger) = try Self.journalOfUndeliverableSales(5, in: folder)
         let path = configuration.journal
         let (rootPage, pageSize) = try DatabaseQueue(path: path).read { db in
             (
