@@ -51,14 +51,15 @@ struct LookupTests {
     func appearsLater() async throws {
         var faults = CloudFaults()
         faults.appearAfterMs = 400
-        try await withCloud(faults: faults) { cloud in
+        let clock = ManualSimulatorClock()
+        try await withCloud(faults: faults, clock: clock) { cloud in
             let entry = try #require(cloud.ledger.recordSale(amount: 1000, merchantTrns: "late", terminalId: "1"))
             let day = String(entry.insDate.prefix(10))
             #expect(try await cloud.client.transactions(onDay: day).isEmpty)
             await #expect(throws: VivaCloudError.self) {
                 _ = try await cloud.client.transaction(id: entry.transactionId)
             }
-            try await Task.sleep(for: .milliseconds(450))
+            clock.advance(by: 0.5)
             #expect(try await cloud.client.transactions(onDay: day).map(\.merchantTrns) == ["late"])
             #expect(try await cloud.client.transaction(id: entry.transactionId).amountCents == 1000)
         }

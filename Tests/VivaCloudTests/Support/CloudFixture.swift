@@ -10,7 +10,7 @@ final class CloudFixture {
         clientId: "pos-client", clientSecret: "s3cr3t-client-VALUE", merchantId: "merchant-42",
         apiKey: "api-KEY-value-777")
 
-    let ledger = CloudLedger()
+    let ledger: CloudLedger
     let backOffice: CloudBackOffice
     let server: CloudBackOfficeServer
     let baseURL: String
@@ -19,12 +19,14 @@ final class CloudFixture {
     private(set) var settings: VivaCloudSettings
     private(set) var client: VivaCloudClient
 
-    /// Starts the back office with `faults`; `adjust` changes the client's settings before it is made.
+    /// Starts the back office with `faults` on `clock` (the ledger's and the back office's: token expiry
+    /// and late transactions follow it); `adjust` changes the client's settings before it is made.
     init(
         faults: CloudFaults = CloudFaults(), clientSecret: String = CloudFixture.credentials.clientSecret,
-        adjust: (inout VivaCloudSettings) -> Void = { _ in }
+        clock: any SimulatorClock = SystemSimulatorClock(), adjust: (inout VivaCloudSettings) -> Void = { _ in }
     ) async throws {
-        backOffice = CloudBackOffice(credentials: Self.credentials, ledger: ledger, faults: faults)
+        ledger = CloudLedger(clock: clock)
+        backOffice = CloudBackOffice(credentials: Self.credentials, ledger: ledger, faults: faults, clock: clock)
         server = CloudBackOfficeServer(backOffice: backOffice)
         let port = try await server.start()
         baseURL = "http://127.0.0.1:\(port)"
@@ -69,9 +71,10 @@ final class CloudFixture {
 /// Runs `body` with a fixture, always finishing it.
 func withCloud(
     faults: CloudFaults = CloudFaults(), clientSecret: String = CloudFixture.credentials.clientSecret,
-    adjust: (inout VivaCloudSettings) -> Void = { _ in }, _ body: (CloudFixture) async throws -> Void
+    clock: any SimulatorClock = SystemSimulatorClock(), adjust: (inout VivaCloudSettings) -> Void = { _ in },
+    _ body: (CloudFixture) async throws -> Void
 ) async throws {
-    let fixture = try await CloudFixture(faults: faults, clientSecret: clientSecret, adjust: adjust)
+    let fixture = try await CloudFixture(faults: faults, clientSecret: clientSecret, clock: clock, adjust: adjust)
     do {
         try await body(fixture)
     } catch {
