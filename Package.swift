@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Bridge", targets: ["Bridge"]),
         .library(name: "BridgeHTTP", targets: ["BridgeHTTP"]),
         .library(name: "TerminalSimulator", targets: ["TerminalSimulator"]),
+        .library(name: "VivaCloud", targets: ["VivaCloud"]),
         .executable(name: "vivabridge-bench", targets: ["vivabridge-bench"]),
     ],
     dependencies: [
@@ -29,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        // Viva's cloud (VivaCloud): OAuth2 and the transaction look-ups over HTTPS.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -51,7 +54,25 @@ let package = Package(
         ),
         .target(
             name: "TerminalSimulator",
-            dependencies: ["ZeroMQ", "InterApp", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ZeroMQ", "InterApp", .product(name: "Logging", package: "swift-log"),
+                // The simulated back office (Cloud/): Viva's cloud calls on loopback.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // Viva's cloud: OAuth2 client credentials, the transaction look-ups and the Cloud Terminal calls.
+        // No dependency on the bridge's core.
+        .target(
+            name: "VivaCloud",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -117,6 +138,11 @@ let package = Package(
         .testTarget(
             name: "InterAppTests",
             dependencies: ["InterApp", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "VivaCloudTests",
+            dependencies: ["VivaCloud", "TerminalSimulator", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -30,6 +30,7 @@ public final class Simulator: Sendable {
     private let historyLimit: Int
     private let requestObserver: RequestObserver?
     private let allowedBridgeKeys: Set<String>?
+    private let ledger: CloudLedger?
     private let monitor: SimulatorMonitor
     private let jobs = LoopJobQueue()
     private let state: Mutex<LifeState>
@@ -50,10 +51,13 @@ public final class Simulator: Sendable {
     ///   - allowedBridgeKeys: the CURVE public keys (Z85) of the bridges the CURVE relays admit (`simulate
     ///     --allow-key`); a bridge with another key never gets a connection. Nil admits any bridge that knows
     ///     the relay's public key. Only lanes with a ``SimulatedLane/curveSecretKey`` authenticate.
+    ///   - ledger: the simulated back office's ledger (``CloudLedger``), where every sale or
+    ///     pre-authorisation that reaches the host is recorded with its `clientTransactionId` as
+    ///     `merchantTrns`, so that Viva's look-ups find it; nil records nothing.
     public init(
         lanes: [SimulatedLane], context: Context? = nil, clock: any SimulatorClock = SystemSimulatorClock(),
         seed: UInt64 = 1, logger: Logger? = nil, utcOffsetMinutes: Int = 120, historyLimit: Int = 10_000,
-        requestObserver: RequestObserver? = nil, allowedBridgeKeys: Set<String>? = nil
+        requestObserver: RequestObserver? = nil, allowedBridgeKeys: Set<String>? = nil, ledger: CloudLedger? = nil
     ) {
         self.lanes = lanes
         self.givenContext = context
@@ -64,6 +68,7 @@ public final class Simulator: Sendable {
         self.historyLimit = historyLimit
         self.requestObserver = requestObserver
         self.allowedBridgeKeys = allowedBridgeKeys
+        self.ledger = ledger
         self.monitor = SimulatorMonitor(laneIds: lanes.map(\.id), historyLimit: historyLimit, urlLimit: historyLimit)
         var life = LifeState()
         for lane in lanes { life.behaviours[lane.id] = lane.behaviour }
@@ -102,7 +107,8 @@ public final class Simulator: Sendable {
             }
             let configuration = LoopConfiguration(
                 lanes: configured, context: context, jobs: jobs, monitor: monitor, clock: clock, seed: seed,
-                dates: dates, historyLimit: historyLimit, logger: logger, requestObserver: requestObserver)
+                dates: dates, historyLimit: historyLimit, logger: logger, requestObserver: requestObserver,
+                ledger: ledger)
             do throws(SimulatorError) {
                 let (thread, endpoints) = try LoopThread.start(name: "vivabridge-simulator") {
                     () throws(SimulatorError) -> (loop: SimulatorLoop, report: [String: String]) in

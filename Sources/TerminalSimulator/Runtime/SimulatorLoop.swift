@@ -15,6 +15,8 @@ struct LoopConfiguration: Sendable {
     var historyLimit: Int
     var logger: Logger
     var requestObserver: RequestObserver? = nil
+    /// Where transactions that reached the host are recorded for the simulated back office, if anywhere.
+    var ledger: CloudLedger? = nil
 }
 
 /// The simulator's one thread: a poll loop that owns every lane socket and the simulated apps.
@@ -39,6 +41,7 @@ final class SimulatorLoop {
     private let monitor: SimulatorMonitor
     private let logger: Logger
     private let requestObserver: RequestObserver?
+    private let ledger: CloudLedger?
     private var timers = TimerQueue<TimerEvent>()
     private var deltas: [LaneDelta]
     private var dirty: [Int] = []
@@ -58,6 +61,7 @@ final class SimulatorLoop {
         monitor = configuration.monitor
         logger = configuration.logger
         requestObserver = configuration.requestObserver
+        ledger = configuration.ledger
         apps = configuration.lanes.map {
             TerminalApp(
                 lane: $0.id, platform: $0.platform, behaviour: $0.behaviour, seed: configuration.seed,
@@ -370,6 +374,7 @@ final class SimulatorLoop {
             case .phase(let phase):
                 publish(lane) { $0.phase = phase }
             case .recorded(let record):
+                ledger?.recordRelayed(record, terminalId: app.terminalId)
                 publish(lane) { $0.records.append(record) }
             case .updated(let index, let record):
                 publish(lane) { $0.updates.append((index, record)) }

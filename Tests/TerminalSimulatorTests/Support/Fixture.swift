@@ -14,12 +14,13 @@ final class Fixture {
     /// One lane per platform given, ids `ios-1`, `android-1`, … (or `lane`).
     init(
         lanes: [SimulatedLane], seed: UInt64 = 7, clock: ManualSimulatorClock = ManualSimulatorClock(),
-        hello: Bool = true, requestObserver: RequestObserver? = nil
+        hello: Bool = true, requestObserver: RequestObserver? = nil, ledger: CloudLedger? = nil
     ) throws {
         context = try Context()
         self.clock = clock
         simulator = Simulator(
-            lanes: lanes, context: context, clock: clock, seed: seed, requestObserver: requestObserver)
+            lanes: lanes, context: context, clock: clock, seed: seed, requestObserver: requestObserver,
+            ledger: ledger)
         let endpoints = try simulator.start()
         for lane in lanes {
             let probe = try BridgeProbe(context: context, endpoint: try #require(endpoints[lane.id]), lane: lane.id)

@@ -1,0 +1,43 @@
+/// Faults of the simulated back office, each off by default; the rates are drawn from the back office's
+/// seeded generator, so a seed replays the same faults for the same requests.
+public struct CloudFaults: Sendable, Equatable {
+    /// The lifetime the token call announces (`expires_in`), in seconds.
+    public var tokenLifetimeSeconds = 3600
+    /// When set, every token stops working this long after it was issued, whatever it announced (a token
+    /// that expires early: the next call gets 401).
+    public var tokenExpiresAfterMs: Int?
+    /// The share of requests answered 500 (0 to 1).
+    public var serverErrorRate = 0.0
+    /// The share of requests answered 429 (0 to 1).
+    public var tooManyRequestsRate = 0.0
+    /// The `Retry-After` (seconds) sent with a 429 or a 503; nil sends none.
+    public var retryAfterSeconds: Int? = 1
+    /// How long every answer waits before it is sent.
+    public var latencyMs = 0
+    /// How long a new transaction stays out of the look-ups (a transaction that appears only later).
+    public var appearAfterMs = 0
+    /// Statuses (429, 500, 503...) answered, in order, to the next requests before anything else: a
+    /// scripted fault, consumed as it is used.
+    public var script: [Int] = []
+
+    /// No faults.
+    public init() {}
+}
+
+/// The credentials the simulated back office accepts.
+public struct CloudCredentials: Sendable, Equatable {
+    /// The POS APIs credentials' client id and secret (`POST /connect/token`).
+    public var clientId: String
+    public var clientSecret: String
+    /// The Merchant ID and API key (Basic auth of `GET /api/transactions`).
+    public var merchantId: String
+    public var apiKey: String
+
+    /// Creates the credentials.
+    public init(clientId: String, clientSecret: String, merchantId: String, apiKey: String) {
+        self.clientId = clientId
+        self.clientSecret = clientSecret
+        self.merchantId = merchantId
+        self.apiKey = apiKey
+    }
+}

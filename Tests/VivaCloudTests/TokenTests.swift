@@ -1,0 +1,104 @@
+import Foundation
+import TerminalSimulator
+import Testing
+import VivaCloud
+
+@Suite("The OAuth2 token: cached, fetched once at a time, fetched again once when refused")
+struct TokenTests {
+    @Test("a token is fetched once and reused by later calls")
+    func fetchedOnceAndReused() async throws {
+        try await withCloud { cloud in
+            let entry = try #require(cloud.ledger.recordSale(amount: 1000, merchantTrns: "a", terminalId: "1"))
+            _ = try await cloud.client.transaction(id: entry.transactionId)
+            _ = try await cloud.client.transaction(id: entry.transactionId)
+            _ = try await cloud.client.transaction(id: entry.transactionId)
+            #expect(cloud.backOffice.count(path: "/connect/token") == 1)
+        }
+    }
+
+    @Test("calls at once share one token fetch")
+    func oneFetchAtATime() async throws {
+        var faults = CloudFaults()
+        faults.latencyMs = 500
+        try await withCloud(faults: faults) { cloud in
+            let entry = try #require(cloud.ledger.recordSale(amount: 1000, merchantTrns: "a", terminalId: "1"))
+            let client = cloud.client
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<5 { group.addTask { _ = try await client.transaction(id: entry.transactionId) } }
+                try await group.waitForAll()
+            }
+            #expect(cloud.backOffice.count(path: "/connect/token") == 1)
+        }
+    }
+
+    @Test("a refused token (401) makes one new fetch, and the call succeeds")
+    func refusedTokenFetchedAgainOnce() async throws {
+        try await withCloud { cloud in
+            let entry = try #require(cloud.ledger.recordSale(amount: 1000, merchantTrns: "a", terminalId: "1"))
+            _ = try await cloud.client.transaction(id: entry.transactionId)
+            cloud.backOffice.revokeTokens()
+            let again = try await cloud.client.transaction(id: entry.transactionId)
+            #expect(again.amountCents == 1000)
+            #expect(cloud.backOffice.count(path: "/connect/token") == 2)
+            #expect(cloud.backOffice.count(path: "/checkout/v2/transactions/\(entry.transactionId)", status: 401) == 1)
+        }
+    }
+
+    @Test("a token refused again right after a fresh fetch ends the call unauthorized, with no third fetch")
+    func refusedTwice() async throws {
+        var faults = CloudFaults()
+        faults.tokenExpiresAfterMs = 0
+        try await withCloud(faults: faults) { cloud in
+            let entry = try #require(cloud.ledger.recordSale(amount: 1000, merchantTrns: "a", terminalId: "1"))
+            let error = await #expect(throws: VivaCloudError.self) {
+                _ = try await cloud.client.transaction(id: entry.transactionId)
+            }
+            #expect(error?.code == .unauthorized)
+            #expect(cloud.backOffice.count(path: "/connect/token") == 2)
+        }
+    }
+
+    @Test("a token is fetched again before it expires (half its life when it lives under two minutes)")
+    func renewedBeforeExpiry() async throws {
+        var faults = CloudFaults()
+        faults.tokenLifetimeSeconds = 2
+        try await withCloud(faults: faults) { cloud in
+            let entry = try #require(cloud.ledger.recordSale(amount: 1000, merchantTrns: "a", terminalId: "1"))
+            _ = try await cloud.client.transaction(id: entry.transactionId)
+            #expect(cloud.backOffice.count(path: "/connect/token") == 1)
+            // Time passing is what is tested: past half the token's life (1 s), it is renewed before use,
+            // so Viva never refuses it (kept to the end of its life, it would be refused past 2 s).
+            try await Task.sleep(for: .milliseconds(1100))
+            _ = try await cloud.client.transaction(id: entry.transactionId)
+            #expect(cloud.backOffice.count(path: "/connect/token") == 2)
+            #expect(cloud.backOffice.requests.allSatisfy { $0.status != 401 })
+        }
+    }
+
+    @Test("a token that expires earlier than announced is refused once, fetched again, and the call succeeds")
+    func expiresEarly() async throws {
+        var faults = CloudFaults()
+        faults.tokenExpiresAfterMs = 200
+        let clock = ManualSimulatorClock()
+        try await withCloud(faults: faults, clock: clock) { cloud in
+            let entry = try #require(cloud.ledger.recordSale(amount: 1000, merchantTrns: "a", terminalId: "1"))
+            _ = try await cloud.client.transaction(id: entry.transactionId)
+            clock.advance(by: 0.3)
+            _ = try await cloud.client.transaction(id: entry.transactionId)
+            #expect(cloud.backOffice.count(path: "/connect/token") == 2)
+            #expect(cloud.backOffice.count(path: "/checkout/v2/transactions/\(entry.transactionId)", status: 401) == 1)
+        }
+    }
+
+    @Test("a wrong client secret is refused with an error naming the settings to check")
+    func wrongSecret() async throws {
+        try await withCloud(clientSecret: "not-the-secret") { cloud in
+            let error = await #expect(throws: VivaCloudError.self) {
+                _ = try await cloud.client.transaction(id: "x")
+            }
+            #expect(error?.code == .unauthorized)
+            #expect(error?.message.contains("clientSecretFile") == true)
+            #expect(error?.description.contains("not-the-secret") == false)
+        }
+    }
+}
