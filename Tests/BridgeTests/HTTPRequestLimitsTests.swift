@@ -19,9 +19,11 @@ struct HTTPRequestLimitsTests {
 
     @Test("a request not whole within the deadline is cut off, however long the drain would last")
     func requestDeadlineBoundsTheDrain() async throws {
-        // 2 s, not less: on a loaded machine the head itself can take a second to be written after the connect.
-        let held = try await Self.trickledBody(wholeWithin: .seconds(2), drain: .seconds(60))
-        #expect(held < 4.5, "closed at the deadline, 2 s after it opened, not held to the 5 s cap (\(held) s)")
+        // 5 s, not less: on a machine busy with every other suite, the listener can take seconds to read the
+        // head, and a deadline that fires first leaves nothing to answer. What is proved is the bound: closed
+        // at the deadline, far short of the 60 s drain and of the 30 s the body trickles at most.
+        let held = try await Self.trickledBody(wholeWithin: .seconds(5), drain: .seconds(60), trickleAtMost: 30)
+        #expect(held < 15, "closed at the deadline, 5 s after it opened, not held while it trickles (\(held) s)")
     }
 
     @Test("past the most bytes of a body the connection is closed at once")
@@ -76,8 +78,8 @@ struct HTTPRequestLimitsTests {
     }
 
     /// A head announcing a body, answered at once with `Connection: close`, then its body a byte every 100 ms,
-    /// under these limits: how long the listener held the connection, in seconds (5 at most).
-    static func trickledBody(wholeWithin: Duration, drain: Duration) async throws -> Double {
+    /// under these limits: how long the listener held the connection, in seconds (`trickleAtMost` at most).
+    static func trickledBody(wholeWithin: Duration, drain: Duration, trickleAtMost: Double = 5) async throws -> Double {
         let harness = try BridgeHarness.lanes(.ios)
         var limits = HTTPLimits()
         limits.idleTimeout = wholeWithin
@@ -88,16 +90,16 @@ struct HTTPRequestLimitsTests {
         let answer = try HTTPProbe.parse(await trickle.drained(until: "}\n", timeoutMs: 5000).bytes)
         #expect(answer.status == 200, "answered at once: \(answer.body)")
         #expect(answer.headers["connection"] == "close")
-        let held = await Self.heldWhileTrickling(trickle, harness: harness)
+        let held = await Self.heldWhileTrickling(trickle, harness: harness, atMost: trickleAtMost)
         await listener.stop()
         return held
     }
 
-    /// Sends one byte of body every 100 ms until the listener no longer counts the connection (5 s at most);
-    /// how long it held it, in seconds.
-    static func heldWhileTrickling(_ connection: RawConnection, harness: BridgeHarness) async -> Double {
+    /// Sends one byte of body every 100 ms until the listener no longer counts the connection (`atMost`
+    /// seconds at most); how long it held it, in seconds.
+    static func heldWhileTrickling(_ connection: RawConnection, harness: BridgeHarness, atMost: Double) async -> Double {
         let started = Date()
-        while Date().timeIntervalSince(started) < 5, HTTPLimitsTests.gauge(harness, "vivabridge_http_connections") > 0 {
+        while Date().timeIntervalSince(started) < atMost, HTTPLimitsTests.gauge(harness, "vivabridge_http_connections") > 0 {
             _ = await connection.wrote("x")
             try? await Task.sleep(for: .milliseconds(100))
         }
