@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "Bridge",
             dependencies: [
-                "ZeroMQ", "InterApp",
+                "ZeroMQ", "InterApp", "VivaCloud",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -110,6 +110,7 @@ let package = Package(
             name: "vivabridge",
             dependencies: [
                 "ZeroMQ", "InterApp", "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ContractSchema",
+                "VivaCloud",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -154,7 +155,7 @@ let package = Package(
             name: "BridgeTests",
             dependencies: [
                 "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ZeroMQ", "InterApp", "LoopbackPorts",
-                "TestPostgres",
+                "TestPostgres", "VivaCloud",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
