@@ -3,11 +3,13 @@ import Foundation
 /// A task executor with a thread of its own: a task started with it as its preference
 /// (`Task(executorPreference:)`) runs even while every thread of Swift's cooperative pool (which Dispatch's
 /// global queues share on Linux, ``OffPool``) is held by blocking calls. Jobs run one at a time, in order.
-/// ``stop()`` ends the thread once the jobs queued before it have run.
+/// ``stop()`` ends the thread once the jobs queued before it have run; a job enqueued after the thread ended
+/// (a request failing late, after a shutdown) runs on the thread that enqueues it, so no task is left hanging.
 final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var stopping = false
+    private var ended = false
 
     /// Starts the executor's thread, named `name`.
     init(name: String) {
@@ -19,6 +21,11 @@ final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
+        guard !ended else {
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+            return
+        }
         jobs.append(job)
         condition.signal()
         condition.unlock()
@@ -37,6 +44,7 @@ final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
             condition.lock()
             while jobs.isEmpty && !stopping { condition.wait() }
             if jobs.isEmpty {
+                ended = true
                 condition.unlock()
                 return
             }
