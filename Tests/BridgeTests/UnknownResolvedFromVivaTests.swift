@@ -204,6 +204,30 @@ struct UnknownResolvedFromVivaTests {
         #expect(harness.events.allSatisfy { !$0.topic.hasSuffix(".orphan") || $0.body.string("action") == "probe" })
     }
 
+    @Test("a late success after Viva's records resolved failure completes the sale and publishes a disagreement")
+    func lateSuccessAgainstResolvedFailure() async throws {
+        let viva = SimulatedVivaCloud()
+        try await viva.start()
+        defer { Task { await viva.stop() } }
+        let harness = try Self.harness(viva, behaviour: Self.callbackLost)
+        try Self.unknownSale(harness, id: "refused", amount: 1251, recorded: true)
+        let ctid = try #require(viva.ledger.entries.first?.merchantTrns)
+        harness.advance(byMs: 1000)
+        let resolved = try harness.event("lane-1.sale.resolved") { $0.string("id") == "refused" }
+        #expect(resolved.string("outcome") == "failure")
+        harness.simulator.injectCallback(
+            lane: "lane-1",
+            url:
+                "interapp-callback://result?status=success&message=Approved&action=sale&clientTransactionId=\(ctid)&amount=1251"
+        )
+        let late = try harness.event("lane-1.sale.late_result") { $0.string("id") == "refused" }
+        #expect(late.string("outcome") == "success", "a late success still completes a sale resolved failure")
+        let disagreement = try harness.event("lane-1.sale.disagreement") { $0.string("id") == "refused" }
+        #expect(disagreement.string("source") == "callback")
+        #expect(disagreement.object("bridge")?.string("outcome") == "failure")
+        #expect(disagreement.object("bridge")?.string("resolvedBy") == "viva")
+    }
+
     @Test("an unknown left by the last run is looked up after a restart")
     func restartWithUnknownPending() async throws {
         let viva = SimulatedVivaCloud()
