@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         // Viva's cloud (VivaCloud): OAuth2 and the transaction look-ups over HTTPS.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // A cloud session's id: a name-based UUID (SHA-1) of the journal's identity and the command's id.
+        .package(url: "https://github.com/apple/swift-crypto", "3.9.0"..<"6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -69,6 +71,7 @@ let package = Package(
             name: "VivaCloud",
             dependencies: [
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -97,9 +97,12 @@ struct HTTPRequestLimitsTests {
 
     /// Sends one byte of body every 100 ms until the listener no longer counts the connection (`atMost`
     /// seconds at most); how long it held it, in seconds.
-    static func heldWhileTrickling(_ connection: RawConnection, harness: BridgeHarness, atMost: Double) async -> Double {
+    static func heldWhileTrickling(_ connection: RawConnection, harness: BridgeHarness, atMost: Double) async -> Double
+    {
         let started = Date()
-        while Date().timeIntervalSince(started) < atMost, HTTPLimitsTests.gauge(harness, "vivabridge_http_connections") > 0 {
+        while Date().timeIntervalSince(started) < atMost,
+            HTTPLimitsTests.gauge(harness, "vivabridge_http_connections") > 0
+        {
             _ = await connection.wrote("x")
             try? await Task.sleep(for: .milliseconds(100))
         }

@@ -8,6 +8,8 @@ import Synchronization
 /// - `GET /api/transactions?date=YYYY-MM-DD`: Basic auth with the Merchant ID and API key; the day's
 ///   transactions (`Transactions[]`, amounts in euros).
 /// - `GET /checkout/v2/transactions/{id}`: Bearer; one transaction (amount in euros).
+/// - `POST /ecr/v1/transactions:sale`, `GET` and `DELETE /ecr/v1/sessions/{id}?cashRegisterId=`: Bearer;
+///   the Cloud Terminal API's sessions (``CloudTerminalSessions``), written to the same ledger.
 ///
 /// Faults (``CloudFaults``) can be set at any time. Pure logic behind a mutex; ``CloudBackOfficeServer``
 /// serves it over HTTP on loopback.
@@ -25,6 +27,7 @@ public final class CloudBackOffice: Sendable {
         var tokens: [String: Date] = [:]
         var issued: [String] = []
         var log: [CloudRequestRecord] = []
+        var sessions = CloudTerminalSessions()
     }
 
     /// Creates a back office answering from `ledger`.
@@ -123,10 +126,31 @@ public final class CloudBackOffice: Sendable {
                 return CloudJSON.response(404, ["message": "Transaction not found"])
             }
             return CloudJSON.transaction(entry)
+        case _ where path == CloudTerminalSessions.salePath || path.hasPrefix(CloudTerminalSessions.path):
+            guard bearerIsValid(request, now: now, state: state) else {
+                return CloudJSON.response(401, ["detail": "Could not validate credentials"])
+            }
+            return session(request, now: now, state: &state)
         default:
             return CloudJSON.response(404, ["message": "no such call in the simulated back office"])
         }
     }
+
+    private func session(_ request: CloudRequest, now: Date, state: inout State) -> CloudResponse {
+        let id = String(request.path.dropFirst(CloudTerminalSessions.path.count))
+        let cashRegisterId = request.query["cashRegisterId"]
+        switch (request.method, request.path == CloudTerminalSessions.salePath) {
+        case ("POST", true): return state.sessions.post(request.body, now: now, faults: &state.faults)
+        case ("GET", false):
+            return state.sessions.get(
+                id, cashRegisterId: cashRegisterId, now: now, faults: state.faults, ledger: ledger)
+        case ("DELETE", false): return state.sessions.delete(id, cashRegisterId: cashRegisterId)
+        default: return CloudJSON.response(405, ["detail": "Method Not Allowed"])
+        }
+    }
+
+    /// Sale POSTs for a session the back office already held: a bridge that posted one session twice.
+    public var repeatedSessionPosts: Int { state.withLock { $0.sessions.repeatedPosts } }
 
     private func token(_ request: CloudRequest, now: Date, state: inout State) -> CloudResponse {
         let form = String(decoding: request.body, as: UTF8.self)

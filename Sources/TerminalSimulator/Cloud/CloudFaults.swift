@@ -19,6 +19,14 @@ public struct CloudFaults: Sendable, Equatable {
     /// Statuses (429, 500, 503...) answered, in order, to the next requests before anything else: a
     /// scripted fault, consumed as it is used.
     public var script: [Int] = []
+    /// How long a Cloud Terminal session runs (202) before its result (the cardholder at the terminal).
+    public var sessionMs = 200
+    /// Sessions never leave 202 (a session that never reached the device), until deleted.
+    public var sessionsNeverFinish = false
+    /// The next this many sale POSTs are applied (their session starts) but answered 502: the answer is lost.
+    public var lostPostAnswers = 0
+    /// Approved sessions are recorded `E` in the ledger: the session disagrees with its transaction.
+    public var sessionsDisagree = false
 
     /// No faults.
     public init() {}

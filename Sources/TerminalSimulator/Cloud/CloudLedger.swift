@@ -60,13 +60,21 @@ public final class CloudLedger: Sendable {
         case .decline, .hostError: status = "E"
         case .cardholderCancel: return nil
         }
+        return record(statusId: status, amount: amount, merchantTrns: merchantTrns, terminalId: terminalId)
+    }
+
+    /// Records a transaction with this status as it is, whatever the amount (a cloud session whose record
+    /// disagrees with it, in the back office's faults).
+    func record(
+        statusId: String, amount: Int, merchantTrns: String?, terminalId: String, cardNumber: String? = nil
+    ) -> CloudLedgerEntry {
         let now = clock.now()
         let insDate = Self.localDate(dates.string(from: now))
         return state.withLock { state in
             let entry = CloudLedgerEntry(
-                transactionId: state.random.uuid(), statusId: status, amount: amount, merchantTrns: merchantTrns,
+                transactionId: state.random.uuid(), statusId: statusId, amount: amount, merchantTrns: merchantTrns,
                 orderCode: state.random.digits(16, leadingNonZero: true), insDate: insDate, terminalId: terminalId,
-                cardNumber: nil, recordedAt: now)
+                cardNumber: cardNumber, recordedAt: now)
             Self.append(entry, to: &state)
             return entry
         }
