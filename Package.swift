@@ -81,7 +81,7 @@ let package = Package(
         .target(
             name: "Bridge",
             dependencies: [
-                "ZeroMQ", "InterApp",
+                "ZeroMQ", "InterApp", "VivaCloud",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -113,6 +113,7 @@ let package = Package(
             name: "vivabridge",
             dependencies: [
                 "ZeroMQ", "InterApp", "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ContractSchema",
+                "VivaCloud",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -157,7 +158,7 @@ let package = Package(
             name: "BridgeTests",
             dependencies: [
                 "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ZeroMQ", "InterApp", "LoopbackPorts",
-                "TestPostgres",
+                "TestPostgres", "VivaCloud",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -133,6 +133,8 @@ public struct TypedEvent: Sendable, Equatable {
                     requested: try inner.optionalInteger("requested"), approved: try inner.optionalInteger("approved"),
                     requestedTip: try inner.optionalInteger("requestedTip"),
                     approvedTip: try inner.optionalInteger("approvedTip")))
+        case .disagreement:
+            return .other(body)
         case .orphan:
             return .orphan(
                 lane: try read.string("lane"), action: try read.string("action"),

@@ -2,9 +2,9 @@ import Foundation
 
 /// Which base URLs the client accepts: `https://` to any host; plain `http://` only to a loopback address
 /// (`127.0.0.0/8`, `[::1]`), for a stand-in such as the simulated back office on the same machine.
-enum URLPolicy {
+public enum URLPolicy {
     /// Checks `url` (the setting `key`), throwing an error that names the key and the rule.
-    static func check(_ url: String, key: String) throws(VivaCloudError) {
+    public static func check(_ url: String, key: String) throws(VivaCloudError) {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty
         else {
@@ -29,7 +29,7 @@ enum URLPolicy {
     }
 
     /// True for an IPv4 address in `127.0.0.0/8` or the IPv6 loopback address (a name never counts).
-    static func isLoopbackAddress(_ host: String) -> Bool {
+    public static func isLoopbackAddress(_ host: String) -> Bool {
         var bare = host
         if bare.hasPrefix("["), bare.hasSuffix("]") { bare = String(bare.dropFirst().dropLast()) }
         var v4 = in_addr()

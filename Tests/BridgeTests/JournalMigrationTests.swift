@@ -85,14 +85,16 @@ struct JournalMigrationTests {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, lane, action, fingerprint, outcome, reply, created_ms, updated_ms FROM commands
-                    WHERE state = 'final' ORDER BY created_ms, rowid
+                    SELECT id, lane, action, fingerprint, outcome, reply, client_transaction_id, created_ms, updated_ms
+                    FROM commands WHERE state = 'final' ORDER BY created_ms, rowid
                     """
             ).map {
-                ExportedCommand(
+                var command = ExportedCommand(
                     id: $0["id"], lane: $0["lane"], action: $0["action"], fingerprint: $0["fingerprint"],
                     outcome: $0["outcome"], reply: $0["reply"], createdMs: $0["created_ms"], updatedMs: $0["updated_ms"]
                 )
+                command.clientTransactionId = $0["client_transaction_id"]
+                return command
             }
         }
         #expect(exported.map(\.id) == ["paid", "declined", "lost", "unsure", "after"])

@@ -63,6 +63,7 @@ extension BridgeConfiguration {
         }
         if let value = take("http", HTTPAddress.decode) { config.http = value }
         if let value = take("httpHosts", HTTPAddress.decodeHosts) { config.httpHosts = value }
+        if let node = tree["vivaCloud"] { config.vivaCloud = vivaCloud(node, problems: &problems) }
         let defaults = config.terminal
         if let value = take(
             "terminal",
@@ -310,7 +311,7 @@ extension BridgeConfiguration {
         return text
     }
 
-    private static func integer(_ tree: ConfigTree, _ key: String, _ range: ClosedRange<Int>) throws(ConfigurationError)
+    static func integer(_ tree: ConfigTree, _ key: String, _ range: ClosedRange<Int>) throws(ConfigurationError)
         -> Int
     {
         let text = try scalar(tree, key)

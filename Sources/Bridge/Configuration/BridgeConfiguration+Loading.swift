@@ -9,6 +9,7 @@ extension BridgeConfiguration {
         "maxCommandBytes",
         "abortGraceMs", "shutdownGraceMs", "heartbeatIntervalMs", "heartbeatTimeoutMs", "heartbeatEventMs",
         "batchExpiryHours", "log", "security", "insecure", "http", "httpHosts", "instance", "leaseMs",
+        "vivaCloud",
     ]
     /// The keys of `log:`.
     static let logKeys: [String] = ["level", "format"]

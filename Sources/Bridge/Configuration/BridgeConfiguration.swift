@@ -62,6 +62,9 @@ public struct BridgeConfiguration: Sendable, Equatable {
     /// Further names the HTTP listener answers to in a request's `Host` (lower case, no port), besides
     /// its own address and the loopback names: a reverse proxy's, a name the store's screens use.
     public var httpHosts: [String] = []
+    /// Viva's cloud (`vivaCloud:`, docs/CLOUD.md): `unknown` results looked up in Viva's records; nil (the
+    /// default): the bridge never calls Viva.
+    public var vivaCloud: VivaCloudConfiguration?
 
     /// `leaseMs` when the file does not set it.
     public static let defaultLeaseMs = 4000

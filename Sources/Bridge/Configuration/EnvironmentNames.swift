@@ -84,7 +84,7 @@ extension BridgeConfiguration {
     /// spelling: the lanes' under `laneIndex`, and the tools' own (no section).
     private static func settableNames(laneIndex: String) -> [(section: String?, leaf: String)] {
         let word = EnvironmentSpelling.word
-        let sections: Set<String> = ["terminal", "log", "security", "lanes"]
+        let sections: Set<String> = ["terminal", "log", "security", "lanes", "vivaCloud"]
         let timeouts = TerminalAction.allCases.map { word("timeoutMs") + "_" + word($0.rawValue) }
         let terminal = terminalKeys.filter { $0 != "timeoutMs" }.map(word) + timeouts
         var names: [(String?, String)] = topLevelKeys.filter { !sections.contains($0) }.map { (nil, word($0)) }

@@ -39,7 +39,7 @@ struct EnvironmentKey: Equatable {
 
 extension BridgeConfiguration {
     /// The sections whose keys follow theirs in a variable's name.
-    private static let environmentSections: Set<String> = ["terminal", "log", "security", "lanes"]
+    private static let environmentSections: Set<String> = ["terminal", "log", "security", "lanes", "vivaCloud"]
 
     /// The key a variable's name (without the prefix, any case) sets, or nil when it names none.
     static func environmentKey(_ name: Substring) -> EnvironmentKey? {

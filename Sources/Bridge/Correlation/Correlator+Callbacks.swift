@@ -54,7 +54,7 @@ extension Correlator {
         return outcome
     }
 
-    private func journalCallback(
+    func journalCallback(
         _ callback: ReceivedCallback, lane: String, matched: (id: String, seq: Int64?)?,
         disposition: CallbackDisposition
     ) {
@@ -140,12 +140,15 @@ extension Correlator {
         } else {
             found = nil
         }
-        guard let stored = found else { return false }
+        guard let stored = found else {
+            return vivaLookups != nil && lateCallbackAgainstVivaResolution(callback, action: action, lane: lane)
+        }
         journalCallback(callback, lane: lane.id, matched: (stored.id, stored.seq), disposition: .late)
         var final = outcome(of: callback)
         let requested = RequestedAmounts(fingerprint: stored.fingerprint)?.amount
         markSuccess(&final, action: action, id: stored.id, requested: requested, lane: lane)
         completeLate(stored, lane: lane.id, final)
+        checkLateAgainstVivaResolution(stored, callback, lane: lane.id)
         return true
     }
 

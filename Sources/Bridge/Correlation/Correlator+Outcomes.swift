@@ -60,6 +60,11 @@ extension Correlator {
             .publish(
                 topic: .command(lane: record.lane, action: record.action.rawValue, event),
                 body: .reply(id: record.id, bytes)))
+        if !isLookup, reply.outcome == .unknown {
+            unknownForViva(
+                id: record.id, lane: record.lane, action: record.action, merchantTrns: record.clientTransactionId,
+                amount: record.requested?.amount)
+        }
         if !isLookup {
             lanes[record.lane]?.lastResult = LastResult(
                 id: record.id, action: record.action.rawValue, outcome: reply.outcome.rawValue,
@@ -98,6 +103,7 @@ extension Correlator {
                 topic: .command(lane: lane, action: stored.action.rawValue, .lateResult),
                 body: .reply(id: stored.id, bytes)))
         lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
+        if reply.outcome != .unknown { vivaLookups?.remove(stored.id) }
     }
 
     /// Flags a successful sale whose approved amount or tip differs from the request: in its reply

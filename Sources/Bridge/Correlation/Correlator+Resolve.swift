@@ -20,7 +20,12 @@ extension Correlator {
             return
         }
         let now = nowMs()
-        let reply = resolvedReply(stored, as: outcome, note: note, client: client, atMs: now)
+        var resolved = JSONObject()
+        resolved["by"] = client.map(JSONValue.string) ?? .null
+        resolved["at"] = .string(Timestamp.iso8601(ms: now))
+        resolved["note"] = note.map(JSONValue.string) ?? .null
+        let reply = resolvedReply(
+            stored, as: outcome, message: "resolved by hand" + (note.map { ": \($0)" } ?? ""), resolved: resolved)
         recordResolution(reply, of: stored, as: outcome, atMs: now)
         logger.notice(
             "an unknown command was resolved by hand",
@@ -71,30 +76,24 @@ extension Correlator {
         return stored
     }
 
-    /// The reply that replaces `stored`'s: `outcome` by hand, the result it had kept, its earlier outcome and
-    /// message (`earlier`), and `resolved`: who, when, the note.
-    private func resolvedReply(
-        _ stored: StoredCommand, as outcome: Outcome, note: String?, client: String?, atMs now: Int64
-    ) -> Reply {
+    /// The reply that replaces `stored`'s: `outcome` with `message`, the result it had kept, its earlier
+    /// outcome and message (`earlier`), and `resolved`: who (a client by hand, `viva` from Viva's records),
+    /// when, the note.
+    func resolvedReply(_ stored: StoredCommand, as outcome: Outcome, message: String, resolved: JSONObject) -> Reply {
         let earlierReply = stored.replyObject
         var reply = Reply(
-            id: stored.id, lane: stored.lane, action: stored.action.rawValue, outcome: outcome,
-            message: "resolved by hand" + (note.map { ": \($0)" } ?? ""))
+            id: stored.id, lane: stored.lane, action: stored.action.rawValue, outcome: outcome, message: message)
         reply.client = stored.client
         reply.reason = outcome == .failure ? .other : nil
         reply.result = earlierReply?["result"]?.objectValue
         reply.earlier = stored.earlier(earlierReply)
-        var resolved = JSONObject()
-        resolved["by"] = client.map(JSONValue.string) ?? .null
-        resolved["at"] = .string(Timestamp.iso8601(ms: now))
-        resolved["note"] = note.map(JSONValue.string) ?? .null
         reply.resolved = resolved
         return reply
     }
 
     /// Journals `reply` as `stored`'s new one, moves today's count from `unknown` to `outcome`, drops a
     /// look-up still planned for it and publishes `<lane>.<action>.resolved`.
-    private func recordResolution(_ reply: Reply, of stored: StoredCommand, as outcome: Outcome, atMs now: Int64) {
+    func recordResolution(_ reply: Reply, of stored: StoredCommand, as outcome: Outcome, atMs now: Int64) {
         let bytes = reply.serialized
         emit(
             .journal(
@@ -107,6 +106,7 @@ extension Correlator {
                     id: stored.id, action: stored.action.rawValue, receivedMs: stored.createdMs,
                     outcome: outcome.rawValue,
                     earlier: Outcome.unknown.rawValue)))
+        vivaLookups?.remove(stored.id)
         if let lane = stored.lane {
             lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
             emit(

@@ -35,6 +35,11 @@ final class Correlator {
     /// The bridge's epoch, which every relay `hello` carries (a relay ignores a link whose epoch is lower than
     /// one it has seen): set by the loop once it knows it, before any link comes up.
     var epoch = 0
+    /// With `vivaCloud`: the `unknown` commands waiting to be looked up in Viva's records.
+    var vivaLookups: VivaLookups?
+    /// The commands Viva's records resolved this run, by lane, action and `clientTransactionId`: a late
+    /// callback that disagrees with one is told apart from an orphan.
+    var vivaResolutions: [String: String] = [:]
     private var effects: [Effect] = []
     private var lookupCounter = 0
 
@@ -53,6 +58,9 @@ final class Correlator {
         self.decoder = CommandDecoder(maxBytes: configuration.maxCommandBytes)
         for lane in configuration.lanes { lanes[lane.id] = LaneState(configuration: lane) }
         laneOrder = configuration.lanes.map(\.id)
+        vivaLookups = configuration.vivaCloud.map {
+            VivaLookups(resolveAfterMs: $0.resolveUnknownAfterMs, schedule: $0.lookupSchedule)
+        }
     }
 
     // MARK: Events of the bridge
@@ -130,6 +138,7 @@ final class Correlator {
         if store.recordCount > 0 {
             logger.info("restored outstanding commands", metadata: ["count": "\(store.recordCount)"])
         }
+        seedVivaLookups()
     }
 
     /// The effects decided since the last call, in order.

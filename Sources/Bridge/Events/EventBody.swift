@@ -12,6 +12,9 @@ enum EventBody {
     case progress(ProgressBody)
     /// `<lane>.<action>.mismatch`: a success approved another amount or tip than requested.
     case mismatch(id: String, lane: String, action: String, amountMismatch: JSONObject)
+    /// `<lane>.<action>.disagreement`: Viva's records and the bridge's disagree (`source`, `message`, and
+    /// what each says: `bridge`, `viva`).
+    case disagreement(id: String, lane: String, action: String, details: JSONObject)
     /// `<lane>.<action>.orphan`: a callback that matched no command.
     case orphan(lane: String, action: String, OrphanCallback)
     /// `<lane>.lane.<event>`: what happened to the lane's link.
@@ -31,6 +34,7 @@ enum EventBody {
         case .reply(let id, _): id
         case .progress(let progress): progress.id
         case .mismatch(let id, _, _, _): id
+        case .disagreement(let id, _, _, _): id
         case .orphan, .lane, .batch, .journal, .heartbeat, .roleActive: nil
         }
     }
@@ -56,6 +60,11 @@ enum EventBody {
             out.appendMember("lane", lane)
             out.appendMember("action", action)
             out.appendMember("amountMismatch", .object(amountMismatch))
+        case .disagreement(let id, let lane, let action, let details):
+            out.appendMember("id", id)
+            out.appendMember("lane", lane)
+            out.appendMember("action", action)
+            for (key, value) in details.pairs { out.appendMember(key, value) }
         case .orphan(let lane, let action, let callback):
             out.appendMember("lane", lane)
             out.appendMember("action", action)

@@ -38,6 +38,9 @@ public struct ExportedCommand: Sendable, Equatable {
     public var resolvedBy: String?
     /// The note it was closed with.
     public var note: String?
+    /// The `clientTransactionId` the bridge sent (Viva's `MerchantTrns`), when the command had one; not an
+    /// export field: `journal reconcile` matches on it.
+    public var clientTransactionId: String? = nil
 
     /// The names of the fields, in the order of ``values``: the CSV header and the JSON Lines keys.
     public static let fieldNames = [

@@ -80,6 +80,7 @@ public enum JournalExport {
             /// The command's place (`seq`, or `rowid` in an older journal).
             case key
             case id, client, lane, action, outcome, fingerprint, reply
+            case clientTransactionId = "client_transaction_id"
             case createdMs = "created_ms"
             case updatedMs = "updated_ms"
         }
@@ -89,13 +90,14 @@ public enum JournalExport {
             switch self {
             case .byColumns:
                 """
-                SELECT \(key) AS key, id, client, lane, action, outcome, \(JournalSQL.replyColumnNames.joined(separator: ", ")),
+                SELECT \(key) AS key, id, client, lane, action, outcome, client_transaction_id, \(JournalSQL.replyColumnNames.joined(separator: ", ")),
                 created_ms, updated_ms FROM commands WHERE (created_ms, \(key)) > (?1, ?2) AND \(key) <= ?3
                 AND state = 'final' AND created_ms >= ?4 AND created_ms < ?5 ORDER BY created_ms, \(key) LIMIT ?6
                 """
             case .byReplies:
                 """
-                SELECT \(key) AS key, id, lane, action, fingerprint, outcome, reply, created_ms, updated_ms
+                SELECT \(key) AS key, id, lane, action, fingerprint, outcome, reply, client_transaction_id, created_ms,
+                updated_ms
                 FROM commands WHERE \(key) > ?2 AND \(key) <= ?3 AND state = 'final'
                 AND created_ms >= ?4 AND created_ms < ?5 ORDER BY \(key) LIMIT ?6
                 """
@@ -103,6 +105,12 @@ public enum JournalExport {
         }
 
         func command(_ row: Row) throws -> ExportedCommand {
+            var command = try read(row)
+            command.clientTransactionId = try row.decode(forColumn: Columns.clientTransactionId)
+            return command
+        }
+
+        private func read(_ row: Row) throws -> ExportedCommand {
             switch self {
             case .byColumns:
                 ExportedCommand(

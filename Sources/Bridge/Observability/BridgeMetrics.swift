@@ -120,6 +120,23 @@ public final class BridgeMetrics: Sendable {
         return text
     }
 
+    /// `vivabridge_cloud_requests_total{call,code}`: one HTTP exchange with Viva's cloud (`code` the HTTP
+    /// status, or `none` when no answer came). Called off the loop, by the cloud client's observer.
+    func cloudRequest(call: String, status: Int?) {
+        CoreMetrics.Counter(
+            label: "vivabridge_cloud_requests_total",
+            dimensions: [("call", call), ("code", status.map(String.init) ?? "none")], factory: factory
+        ).increment()
+    }
+
+    /// `vivabridge_cloud_lookups_total{result}`: an unknown command looked up in Viva's records, by what was
+    /// found (``VivaVerdict/label``, or `error` when Viva could not be asked).
+    func cloudLookup(result: String) {
+        CoreMetrics.Counter(
+            label: "vivabridge_cloud_lookups_total", dimensions: [("result", result)], factory: factory
+        ).increment()
+    }
+
     /// The label an action is counted under: a known action's name, else `other`.
     static func actionLabel(_ action: String?) -> String {
         guard let action, actions.contains(action) else { return "other" }

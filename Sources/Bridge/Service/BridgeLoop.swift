@@ -51,6 +51,8 @@ final class BridgeLoop {
     var today = TodayOutcomes()
     /// The log lines and the count of replies the command socket could not deliver.
     var undeliveredReplies = UndeliveredReplies()
+    /// Viva's records, with `vivaCloud` (``openVivaCloud()``); nil without.
+    var vivaCloud: VivaCloudLink?
 
     init(
         context: Context, configuration: BridgeConfiguration, controlEndpoint: String, clock: any BridgeClock,
@@ -97,6 +99,7 @@ final class BridgeLoop {
         sockets = try LoopSockets()
         try watchOwnSockets()
         try openConfiguredLinks()
+        try openVivaCloud()
         logger.info(
             "bridge listening",
             metadata: [
@@ -143,6 +146,7 @@ final class BridgeLoop {
             let ticked = schedule.takeTick(nowMs: now, tickMs: Self.tickMs)
             if ticked {
                 correlator.tick()
+                askVivaRecords()
                 undeliveredReplies.tick(nowMs: now, logger: logger)
                 checkJournalHealth()
                 reviveStalledLinks()
@@ -394,6 +398,7 @@ final class BridgeLoop {
 
     private func closeAll() {
         sockets.close()
+        closeVivaCloud()
         writer.stop()
         links.closeAll()
         own.close()

@@ -18,8 +18,10 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
         case accepted, forwarded, delivered, result, unknown
         case lateResult = "late_result"
         case orphan, mismatch
-        /// (v1.1) An `unknown` command closed by hand with `resolve`.
+        /// (v1.1) An `unknown` command closed by hand with `resolve`, or (v1.3) from Viva's records.
         case resolved
+        /// (v1.3) Viva's records and the bridge's (or a terminal's late answer) disagree about a command.
+        case disagreement
     }
 
     /// What happens to a lane's link, published on `<lane>.lane.<event>`.

@@ -39,6 +39,7 @@ struct CheckCommand: ParsableCommand {
         for lane in configuration.lanes {
             lines.append("  lane \(lane.id) (\(lane.platform.rawValue)) -> \(lane.endpoint)")
         }
+        if let cloud = configuration.vivaCloud { lines.append("  \(cloud.summary)") }
         if configuration.journalIsShared {
             lines.append(
                 "  journal \(JournalStores.location(of: configuration.journal)): shared; this bridge is "

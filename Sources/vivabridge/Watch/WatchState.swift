@@ -144,7 +144,9 @@ extension WatchState {
         case .end(.resolved, let reply):
             let action = reply.action ?? topic.subject
             next.addNote(
-                "\(laneId): unknown \(action) \(reply.id ?? "?") was resolved by hand as \(reply.outcome.rawValue)")
+                "\(laneId): unknown \(action) \(reply.id ?? "?") was resolved "
+                    + (reply.resolved?.by == "viva" ? "from Viva's records" : "by hand")
+                    + " as \(reply.outcome.rawValue)")
         case .mismatch(let id, _, let action, _):
             next.addNote("\(laneId): \(action) \(id) was approved for another amount than requested")
         default:

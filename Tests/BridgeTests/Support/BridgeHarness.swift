@@ -25,17 +25,20 @@ final class BridgeHarness {
     /// Starts simulated lanes, then a bridge connected to them, then a client and a subscriber, and
     /// waits until every lane's link is up.
     ///
-    /// - Parameter journal: the `journal:` value (a PostgreSQL URL, ``PostgresCluster/createDatabase()``); by
-    ///   default a SQLite file in `journalFolder`.
+    /// - Parameters:
+    ///   - journal: the `journal:` value (a PostgreSQL URL, ``PostgresCluster/createDatabase()``); by default a
+    ///     SQLite file in `journalFolder`.
+    ///   - ledger: the simulated back office's ledger the lanes record their sales in.
     init(
         lanes: [SimulatedLane],
         clock: ManualBridgeClock? = nil,
         journalFolder: URL? = nil,
         journal: String? = nil,
+        ledger: CloudLedger? = nil,
         configure: (inout BridgeConfiguration) -> Void = { _ in }
     ) throws {
         context = try Context()
-        simulator = Simulator(lanes: lanes, seed: 7)
+        simulator = Simulator(lanes: lanes, seed: 7, ledger: ledger)
         let endpoints = try simulator.start()
         let folder =
             journalFolder

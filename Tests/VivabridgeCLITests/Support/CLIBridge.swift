@@ -18,10 +18,11 @@ final class CLIBridge {
     let folder: URL
 
     /// Starts `lanes`, then a bridge connected to them, then a subscriber whose subscription is in effect. The
-    /// journal is `journal.sqlite` in ``folder``, or `journal` (a PostgreSQL URL) when given.
-    init(lanes: [SimulatedLane], journal: String? = nil) throws {
+    /// journal is `journal.sqlite` in ``folder``, or `journal` (a PostgreSQL URL) when given; the lanes record
+    /// their sales in `ledger` (Viva's simulated back office) when given.
+    init(lanes: [SimulatedLane], journal: String? = nil, ledger: CloudLedger? = nil) throws {
         context = try Context()
-        simulator = Simulator(lanes: lanes, seed: 11)
+        simulator = Simulator(lanes: lanes, seed: 11, ledger: ledger)
         let endpoints = try simulator.start()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("vivabridge-cli-\(UUID().uuidString)")
         var yaml = """

@@ -54,6 +54,12 @@ private func requiredMembers(_ text: String) -> [(String, JSONValue)] {
         ]
     case .mismatch:
         return command + [("amountMismatch", ["requested": 1200, "approved": 1000])]
+    case .disagreement:
+        return command + [
+            ("source", "viva"), ("message", "Viva's record shows another amount"),
+            ("bridge", ["outcome": "unknown", "amount": 1200]),
+            ("viva", ["found": true, "transactionId": "t-1", "statusId": "F", "amount": 1000]),
+        ]
     case .orphan:
         return [
             lane, ("action", .string(topic.subject)), ("status", "1"), ("message", "Transaction successful."),

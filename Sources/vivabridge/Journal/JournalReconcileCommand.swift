@@ -1,0 +1,85 @@
+import ArgumentParser
+import Bridge
+import Foundation
+import InterApp
+import VivaCloud
+
+/// `vivabridge journal reconcile`: one UTC day of the journal's sales and pre-authorisations against Viva's
+/// transaction records (docs/CLOUD.md), for a store manager at closing or a head office's scripts.
+struct JournalReconcileCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reconcile",
+        abstract: "Compare one day of the journal with Viva's transaction records.",
+        discussion: """
+            Reads the journal and vivaCloud from the configuration, lists Viva's transactions of the day and \
+            the days either side (Viva dates them in the merchant's local time), and matches them on \
+            clientTransactionId (Viva's MerchantTrns): matched, missing at Viva, missing in the journal, outcome \
+            differs, amount differs. Exits 0 when everything matched, 1 when something differs, 2 when it could \
+            not run (configuration, journal, Viva unreachable). Read-only: it can run beside a running bridge.
+            """
+    )
+
+    @Option(name: .long, help: "The configuration file: its journal and its vivaCloud section.")
+    var config: String
+
+    @Option(name: .long, help: "The UTC day to reconcile, YYYY-MM-DD.")
+    var date: String
+
+    @Flag(name: .long, help: "One JSON object instead of the report for a person.")
+    var json = false
+
+    func run() async throws {
+        let (configuration, problems) = BridgeConfiguration.check(
+            file: config, environment: ProcessInfo.processInfo.environment)
+        if let problem = problems.all.first {
+            throw JournalCommand.fail("configuration refused: \(config): \(problem)", exitCode: 2)
+        }
+        guard let cloud = configuration.vivaCloud else {
+            throw JournalCommand.fail(
+                "\(config) has no vivaCloud section: Viva's records cannot be asked (docs/CLOUD.md)", exitCode: 2)
+        }
+        guard !configuration.journalIsShared else {
+            throw JournalCommand.fail(
+                "journal reconcile reads a journal file; this configuration's journal is on PostgreSQL", exitCode: 2)
+        }
+        guard date.count == 10, let dayStart = JournalTimeBound.milliseconds(date) else {
+            throw JournalCommand.fail("--date \(date): give a day as YYYY-MM-DD", exitCode: 2)
+        }
+        let day: Int64 = 86_400_000
+        var commands: [ExportedCommand] = []
+        do {
+            _ = try JournalExport.forEachFinished(
+                path: configuration.journal, fromMs: dayStart - day, toMs: dayStart + 2 * day
+            ) { commands.append($0) }
+        } catch {
+            throw JournalCommand.fail("\(error)", exitCode: 2)
+        }
+        let transactions: [DayTransaction]
+        do {
+            transactions = try await Self.transactions(cloud, days: DayReconciliation.vivaDays(around: dayStart))
+        } catch {
+            throw JournalCommand.fail("Viva's records could not be read: \(error)", exitCode: 2)
+        }
+        let report = DayReconciliation.compare(day: date, journal: commands, viva: transactions)
+        if json {
+            print(JSONValue.object(report.json).serializedString)
+        } else {
+            print(report.text, terminator: "")
+        }
+        if !report.differences.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Viva's transactions of `days`, one list call a day; the client is always shut down.
+    private static func transactions(_ cloud: VivaCloudConfiguration, days: [String]) async throws -> [DayTransaction] {
+        let client = try VivaCloudClient(settings: try cloud.clientSettings())
+        do {
+            var all: [DayTransaction] = []
+            for day in days { all += try await client.transactions(onDay: day) }
+            await client.shutdown()
+            return all
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+    }
+}
