@@ -43,6 +43,7 @@ struct FailoverClientTests {
         let first = try Bridge(configuration: Self.configuration(journal: journal, lanes: lanes), logger: Self.logger)
         let firstEndpoint = try first.start().command
         #expect(simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
+        #expect(first.awaitLanesUp(["lane-1"], timeout: .seconds(10)))
         // The second bridge's port, refused until it binds there.
         let secondPort = try LoopbackPort(listening: false)
         let secondEndpoint = secondPort.endpoint

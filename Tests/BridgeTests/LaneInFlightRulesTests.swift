@@ -60,7 +60,7 @@ struct LaneInFlightRulesTests {
             configuration: rig.correlator.configuration, store: CommandStore(journal: rig.journal, logger: logger),
             clock: rig.clock, logger: logger, metrics: LoopMetrics(BridgeMetrics(lanes: ["lane-1"])))
         try restarted.restore()
-        restarted.linkUp("lane-1")
+        CorrelatorRig.bringUp(restarted)
         _ = restarted.takeEffects()
         let record = try #require(restarted.store.record(id: "pos7-3"))
         #expect(record.progress == .restored && record.state == .forwarded)

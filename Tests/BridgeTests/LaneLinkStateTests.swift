@@ -8,10 +8,17 @@ import Testing
 struct LaneLinkStateTests {
     static let newSettings = LaneConfiguration(id: "lane-1", endpoint: "tcp://127.0.0.1:2", platform: .ios)
 
+    /// A state whose link is up: connected, and its relay answered hello.
+    static func up() -> LaneLinkState {
+        var state = LaneLinkState()
+        _ = state.linkUp(atMs: 0)
+        _ = state.helloAnswered()
+        return state
+    }
+
     /// A state whose link is up and a reload asked `change` of it.
     static func waiting(_ change: LaneChange) -> LaneLinkState {
-        var state = LaneLinkState()
-        _ = state.linkUp()
+        var state = up()
         state.reloadAsked(change)
         return state
     }
@@ -32,21 +39,60 @@ struct LaneLinkStateTests {
         #expect(!state.mayStartLookup, "no look-up on a link that is down")
     }
 
-    @Test("up is announced once, down is announced once; a repeat of either is ignored")
+    @Test("up is announced once its relay answered hello, down once; a repeat of either is ignored")
     func upAndDown() {
         var state = LaneLinkState()
         let neverUp = state.linkDown()
         #expect(neverUp == .ignore, "a link that never came up does not go down")
-        let first = state.linkUp()
+        let unasked = state.helloAnswered()
+        #expect(unasked == .ignore, "a hello read while down does not bring the lane up")
+        #expect(!state.isUp)
+        let connected = state.linkUp(atMs: 1000)
+        #expect(connected == .greet, "the handshake makes the bridge say hello")
+        #expect(state.connection == .greeting(sinceMs: 1000, warned: false))
+        #expect(!state.isUp && !state.mayStartLookup, "not up before the relay answered")
+        let first = state.helloAnswered()
         #expect(first == .announce)
         #expect(state.isUp && state.mayStartLookup)
-        let second = state.linkUp()
+        let repeated = state.helloAnswered()
+        #expect(repeated == .ignore, "a second hello says nothing new")
+        let second = state.linkUp(atMs: 2000)
         #expect(second == .ignore, "a second handshake says nothing new")
         let wentDown = state.linkDown()
         #expect(wentDown == .announce)
         #expect(!state.isUp)
         let again = state.linkDown()
         #expect(again == .ignore)
+    }
+
+    @Test("greeting: not up; down before the answer is quiet (never announced); one warning when overdue")
+    func greeting() {
+        var state = LaneLinkState()
+        _ = state.linkUp(atMs: 1000)
+        #expect(state.helloWarningDueMs == 1000 + LaneLinkState.helloAnswerWarningMs)
+        let early = state.greetingOverdue(nowMs: 1000 + LaneLinkState.helloAnswerWarningMs - 1)
+        #expect(!early, "not overdue before 5 s")
+        let overdue = state.greetingOverdue(nowMs: 1000 + LaneLinkState.helloAnswerWarningMs)
+        #expect(overdue, "overdue at 5 s: warned once")
+        #expect(state.connection == .greeting(sinceMs: 1000, warned: true))
+        #expect(state.helloWarningDueMs == nil)
+        let twice = state.greetingOverdue(nowMs: 60_000)
+        #expect(!twice, "warned only once a connection")
+        #expect(!state.isUp && state.takes(.sale), "commands are taken (and end undeliverable)")
+        let wentDown = state.linkDown()
+        #expect(wentDown == .quiet, "never announced up, so its going down is not announced")
+        #expect(state.connection == .down)
+        _ = state.linkUp(atMs: 70_000)
+        let nextConnection = state.greetingOverdue(nowMs: 75_000)
+        #expect(nextConnection, "a new connection is warned of anew")
+        _ = state.helloAnswered()
+        let afterUp = state.greetingOverdue(nowMs: 90_000)
+        #expect(!afterUp && state.helloWarningDueMs == nil, "an answered hello is never overdue")
+
+        var closing = LaneLinkState()
+        _ = closing.linkUp(atMs: 0)
+        let closure = closing.linkClosed()
+        #expect(closure == LaneLinkState.Closure(wasUp: false, then: nil), "a greeting link was never up")
     }
 
     @Test("a reload's change waits: only an abort is taken, no look-up starts, the link stays up")
@@ -82,8 +128,7 @@ struct LaneLinkStateTests {
 
     @Test("idle with nothing asked: the link is left alone")
     func idleSteady() {
-        var state = LaneLinkState()
-        _ = state.linkUp()
+        var state = Self.up()
         let closes = state.laneIdle()
         #expect(!closes)
         #expect(state.reload == .steady)
@@ -142,8 +187,8 @@ struct LaneLinkStateTests {
         let wentDown = state.linkDown()
         #expect(wentDown == .announce)
         #expect(state.reload == .waiting(.remove))
-        let cameUp = state.linkUp()
-        #expect(cameUp == .announce)
+        let cameUp = state.linkUp(atMs: 0)
+        #expect(cameUp == .greet)
         #expect(state.reload == .waiting(.remove))
     }
 }

@@ -1,4 +1,5 @@
 import InterApp
+import Logging
 import Testing
 
 @testable import Bridge
@@ -58,7 +59,9 @@ struct LaneTransitionRulesTests {
         #expect(try Self.reply(ended).string("outcome") == "success")
     }
 
-    @Test("on a link that is down a command is taken and ends undeliverable; the link up says hello once")
+    @Test(
+        "on a link that is down or greeting a command is taken and ends undeliverable; the link connected says hello once, the relay's answer brings it up"
+    )
     func downThenUp() throws {
         let rig = try CorrelatorRig()
         rig.correlator.linkDown("lane-1")
@@ -68,16 +71,45 @@ struct LaneTransitionRulesTests {
         #expect(CorrelatorRig.sends(effects).isEmpty)
 
         rig.correlator.linkUp("lane-1")
-        let up = rig.correlator.takeEffects()
-        #expect(Self.topics(up) == ["lane-1.lane.connected"])
-        guard case .hello? = CorrelatorRig.sends(up).first else {
-            Issue.record("the bridge did not say hello: \(up)")
+        let connected = rig.correlator.takeEffects()
+        #expect(Self.topics(connected).isEmpty, "not announced connected before the relay answered hello")
+        guard case .hello? = CorrelatorRig.sends(connected).first else {
+            Issue.record("the bridge did not say hello: \(connected)")
             return
         }
         rig.correlator.linkUp("lane-1")
         #expect(rig.correlator.takeEffects().isEmpty, "a second handshake says nothing")
-        let sent = rig.receive(saleJSON(id: "s-2", lane: "lane-1", amount: 100))
+        let greeting = rig.receive(saleJSON(id: "s-2", lane: "lane-1", amount: 100))
+        #expect(try Self.reply(greeting).string("outcome") == "undeliverable")
+        #expect(CorrelatorRig.sends(greeting).isEmpty, "nothing is sent to a relay that has not answered hello")
+        #expect(rig.correlator.lanes["lane-1"]?.connected == false)
+
+        let answered = rig.relay(CorrelatorRig.relayHello)
+        #expect(Self.topics(answered) == ["lane-1.lane.connected"])
+        #expect(rig.correlator.lanes["lane-1"]?.connected == true)
+        let sent = rig.receive(saleJSON(id: "s-3", lane: "lane-1", amount: 100))
         #expect(CorrelatorRig.sends(sent).count == 1)
+    }
+
+    @Test("a relay that does not answer hello within 5 s: one warning naming the lane, then none")
+    func unansweredHelloWarnsOnce() throws {
+        let logs = LogCapture()
+        var logger = Logger(label: "rules") { _ in logs.handler() }
+        logger.logLevel = .trace
+        let rig = try CorrelatorRig(logger: logger)
+        rig.correlator.linkDown("lane-1")
+        rig.correlator.linkUp("lane-1")
+        _ = rig.correlator.takeEffects()
+        _ = rig.tick(afterMs: LaneLinkState.helloAnswerWarningMs - 1)
+        #expect(
+            logs.text.split(separator: "\n").filter { $0.contains("did not answer hello") }.isEmpty, "not before 5 s")
+        _ = rig.tick(afterMs: 1)
+        _ = rig.tick(afterMs: 10_000)
+        let warnings = logs.text.split(separator: "\n").filter { $0.contains("did not answer hello") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("lane-1") == true)
+        #expect(warnings.first?.contains("warning") == true)
+        #expect(rig.correlator.nextDueMs() == nil, "nothing more is due")
     }
 
     @Test("a changed lane waits with an abort in flight: only aborts are taken, then once idle its link closes")

@@ -86,6 +86,7 @@ struct RelayAllowListTests {
 
         // The allowed bridge takes a sale end to end.
         #expect(simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
+        #expect(trusted.bridge.awaitLanesUp(["lane-1"], timeout: .seconds(10)))
         let approved = try trusted.call(context, saleJSON(id: "t-1", lane: "lane-1", amount: 100))
         #expect(approved?["outcome"]?.stringValue == "success")
         // The other bridge knows the relay's key, but the relay refuses its handshake: its lane never comes up

@@ -116,6 +116,7 @@ struct ResolveTests {
     func adminOnly() throws {
         let bridge = try SecurityTests.SecureBridge()
         #expect(bridge.simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
+        #expect(bridge.bridge.awaitLanesUp(["lane-1"], timeout: .seconds(10)))
         let pos = try bridge.client(bridge.pos)
         #expect(try bridge.call(pos, saleJSON(id: "s-1", lane: "lane-1", amount: 100))?.string("outcome") == "success")
         let resolve = #"{"id":"r-1","action":"resolve","ref":"s-1","outcome":"failure"}"#

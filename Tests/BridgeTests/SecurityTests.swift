@@ -111,6 +111,7 @@ struct SecurityTests {
     func allowList() throws {
         let bridge = try SecureBridge()
         #expect(bridge.simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
+        #expect(bridge.bridge.awaitLanesUp(["lane-1"], timeout: .seconds(10)))
         let pos = try bridge.client(bridge.pos)
         let sale = try bridge.call(pos, saleJSON(id: "s-1", lane: "lane-1", amount: 100))
         #expect(sale?["outcome"]?.stringValue == "success")
@@ -129,6 +130,7 @@ struct SecurityTests {
     func eventsOnly() throws {
         let bridge = try SecureBridge()
         #expect(bridge.simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
+        #expect(bridge.bridge.awaitLanesUp(["lane-1"], timeout: .seconds(10)))
         let dashboard = try bridge.subscriber(bridge.dashboard)
         try dashboard.setReceiveTimeout(200)
         let pos = try bridge.client(bridge.pos)
@@ -153,6 +155,7 @@ struct SecurityTests {
     func pinnedRelayKey() throws {
         let bridge = try SecureBridge()
         #expect(bridge.simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
+        #expect(bridge.bridge.awaitLanesUp(["lane-1"], timeout: .seconds(10)))
         #expect(!bridge.simulator.waitForHello(lane: "lane-2", timeout: .seconds(1)))
         let pos = try bridge.client(bridge.pos)
         let reply = try bridge.call(pos, saleJSON(id: "u-1", lane: "lane-2", amount: 100))
@@ -167,11 +170,13 @@ struct SecurityTests {
     func repinnedByReload() throws {
         let bridge = try SecureBridge()
         #expect(bridge.simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
+        #expect(bridge.bridge.awaitLanesUp(["lane-1"], timeout: .seconds(10)))
         var lanes = bridge.bridge.configuration.lanes
         lanes[1].relayPublicKey = bridge.relay2.publicKey
         bridge.bridge.reloadLanes(lanes)
         #expect(bridge.logs.waitForLine(containingAll: ["lane changed by the reload", #""lane": lane-2"#]) != nil)
         #expect(bridge.simulator.waitForHello(lane: "lane-2", timeout: .seconds(10)))
+        #expect(bridge.bridge.awaitLanesUp(["lane-2"], timeout: .seconds(10)))
         let pos = try bridge.client(bridge.pos)
         let reply = try bridge.call(pos, saleJSON(id: "r-1", lane: "lane-2", amount: 100))
         #expect(reply?["outcome"]?.stringValue == "success")
@@ -182,6 +187,7 @@ struct SecurityTests {
     func whoDidWhat() throws {
         let bridge = try SecureBridge()
         #expect(bridge.simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
+        #expect(bridge.bridge.awaitLanesUp(["lane-1"], timeout: .seconds(10)))
         let events = try bridge.subscriber(bridge.pos)
         try events.setReceiveTimeout(200)
         let pos = try bridge.client(bridge.pos)

@@ -42,6 +42,7 @@ struct CrashRecoveryTests {
         #expect(
             simulator.waitForHello(lane: "lane-1", count: 1, timeout: .seconds(15)), "the first bridge never said hello"
         )
+        #expect(try awaitLanesUp(command: firstCommand, ["lane-1"]), "the relay never answered the first bridge")
         try client.send([saleLine()])
         #expect(simulator.waitForPhase(lane: "lane-1", .host, timeout: .seconds(15)))
         first.signal(SIGKILL)

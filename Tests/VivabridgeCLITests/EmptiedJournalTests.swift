@@ -29,6 +29,7 @@ struct EmptiedJournalTests {
         let first = try ChildProcess(["run", "--config", config])
         let command = try #require(CrashRecoveryTests.endpoint(first, "commands (ROUTER):"), "\(first.errorOutput)")
         #expect(simulator.waitForHello(lane: "lane-1", timeout: .seconds(15)))
+        #expect(try awaitLanesUp(command: command, ["lane-1"]))
         let sale = ["sale", "--lane", "lane-1", "--amount", "12.00", "--id", "pos7-000123", "--endpoint", command]
         let sold = try ChildProcess(["send"] + sale)
         #expect(sold.waitForExit() == 0, "\(sold.output)\n\(sold.errorOutput)")

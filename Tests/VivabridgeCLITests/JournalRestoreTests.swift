@@ -57,6 +57,7 @@ struct JournalRestoreTests {
             configuration: configuration, logger: Logger(label: "restore", factory: { _ in SwiftLogNoOpLogHandler() }))
         let bound = try bridge.start()
         #expect(simulator.waitForHello(lane: "lane-1", count: start, timeout: .seconds(10)))
+        #expect(bridge.awaitLanesUp(["lane-1"], timeout: .seconds(10)), "the relay never answered hello")
         do {
             defer { bridge.stop() }
             let context = try Context()

@@ -44,6 +44,7 @@ struct LaneReloadTests {
         #expect(added["endpoint"]?.stringValue == bridge.relays["lane-2"])
         #expect(try events.await("lane-2.lane.connected") != nil, "lane-2's link never came up")
         #expect(bridge.simulator.waitForHello(lane: "lane-2", timeout: .seconds(10)))
+        #expect(try awaitLanesUp(command: bridge.command, ["lane-2"]))
         #expect(try Self.laneIds(bridge) == ["lane-1", "lane-2"])
 
         let sold = try bridge.call(Self.sale("added-1", lane: "lane-2"))

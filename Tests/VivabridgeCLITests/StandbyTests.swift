@@ -36,6 +36,7 @@ struct StandbyTests {
         // The standby bound nothing and linked no lane: one hello, from the active bridge.
         #expect(!second.child.errorOutput.contains("bridge listening"))
         #expect(shared.simulator.waitForHello(lane: "lane-1", timeout: .seconds(10)))
+        #expect(try awaitLanesUp(command: command, ["lane-1"]))
         let reply = try CommandClient(command).call(Self.sale("one-active"))
         #expect(reply?["outcome"]?.stringValue == "success")
         #expect(try cluster.psql("SELECT instance FROM journal_lease", database: shared.journal) == "bridge-a\n")
@@ -147,6 +148,7 @@ struct StandbyTests {
         #expect(first.child.errorOutput.contains("the journal's lease is released"))
         // The new active links to the lane once it holds the lease: a sale before its hello is undeliverable.
         #expect(shared.simulator.waitForHello(lane: "lane-1", count: 2, timeout: .seconds(10)))
+        #expect(try awaitLanesUp(command: try second.commandEndpoint(), ["lane-1"]))
         let reply = try CommandClient(try second.commandEndpoint()).call(Self.sale("after-sigterm"))
         #expect(reply?["outcome"]?.stringValue == "success")
     }
@@ -192,6 +194,7 @@ struct StandbyTests {
             first.child.waitForLine(containing: "commands (ROUTER):", count: 2).flatMap {
                 $0.components(separatedBy: "commands (ROUTER):").last?.trimmingCharacters(in: .whitespaces)
             })
+        #expect(try awaitLanesUp(command: command, ["lane-1"]))
         let sold = try CommandClient(command).call(Self.sale("after-fencing"))
         #expect(sold?["outcome"]?.stringValue == "success", "\(String(describing: sold))")
         // Its `/events` follows the new activation: a new viewer gets its snapshot, then its heartbeat.

@@ -179,14 +179,20 @@ enum TopologyRun {
             for lane in 0..<shape.lanes where !simulator.waitForHello(lane: Wire.laneId(lane), timeout: .seconds(30)) {
                 throw BenchError("lane \(Wire.laneId(lane)) never connected to the bridge")
             }
+            guard bridge.awaitLanesUp(timeout: .seconds(30)) else {
+                throw BenchError("not every relay answered the bridge's hello")
+            }
         case .bridgeWithEcho(let sync):
             let echo = try EchoRelay(context: context, lanes: shape.lanes, wire: wire)
             teardown.append { echo.stopAndJoin() }
-            endpoint = try startBridge(
-                lanes: echo.endpoints, sync: sync, folder: shape.journalFolder, teardown: &teardown
-            ).bound.command
+            let (bound, bridge) = try startBridge(
+                lanes: echo.endpoints, sync: sync, folder: shape.journalFolder, teardown: &teardown)
+            endpoint = bound.command
             guard echo.readiness.waitForAll(timeoutSeconds: 30) else {
                 throw BenchError("not every echo relay heard the bridge's hello")
+            }
+            guard bridge.awaitLanesUp(timeout: .seconds(30)) else {
+                throw BenchError("not every echo relay's answer to hello reached the bridge")
             }
         case .raw, .rawOwnContext:
             let echo = try EchoRelay(context: context, lanes: shape.lanes, wire: wire)

@@ -1,3 +1,4 @@
+import BridgeClient
 import Foundation
 import TerminalSimulator
 import ZeroMQ
@@ -122,6 +123,10 @@ struct ScaleSection {
             defer { child.stop() }
             for lane in 0..<lanes where !simulator.waitForHello(lane: Wire.laneId(lane), timeout: .seconds(60)) {
                 throw BenchError("lane \(Wire.laneId(lane)) never connected")
+            }
+            let allLanes = (0..<lanes).map(Wire.laneId)
+            guard try LanesUp.wait(endpoint: child.commandEndpoint, lanes: allLanes, timeout: .seconds(60)) else {
+                throw BenchError("not every relay answered the bridge's hello")
             }
             guard let startRSS = ProcessStats.residentBytes(pid: child.pid) else { throw BenchError("no RSS") }
 

@@ -97,9 +97,11 @@ extension Correlator {
         record.receivedMs = now
         emit(.journal(store.accept(record, atMs: now)))
         guard lane.connected else {
-            finalize(
-                record,
-                .outcome(.undeliverable, "lane \(lane.id) is not connected to its relay; safe to retry under a new id"))
+            let why =
+                if case .greeting = lane.link.connection { "its relay has not answered the bridge's hello" } else {
+                    "it is not connected to its relay"
+                }
+            finalize(record, .outcome(.undeliverable, "lane \(lane.id): \(why); safe to retry under a new id"))
             return
         }
         if terminal.action == .abort { lane.inFlight.addAbort(record) } else { lane.inFlight.start(record) }

@@ -4,24 +4,47 @@ extension Correlator {
     /// The most bytes of a relay's `hello` fields the bridge keeps (and returns in every `lanes` answer).
     static let maxRelayHelloField = 128
 
-    /// The link to `laneId` completed its handshake: say hello (with the bridge's ``epoch``) and mark the lane
-    /// connected.
+    /// The link to `laneId` completed its handshake: say hello (with the bridge's ``epoch``). The lane is up
+    /// only once the relay answers it (``relayIntroduced(_:lane:)``): a relay that saw a higher epoch ignores
+    /// it, and a command sent to it would wait for an answer that never comes.
     func linkUp(_ laneId: String) {
-        guard let lane = lanes[laneId], lane.link.linkUp() == .announce else { return }
-        logger.notice("lane link up", metadata: ["lane": "\(laneId)", "endpoint": "\(lane.configuration.endpoint)"])
+        guard let lane = lanes[laneId], lane.link.linkUp(atMs: nowMs()) == .greet else { return }
+        logger.info(
+            "lane link connected; said hello, the lane is up once its relay answers",
+            metadata: ["lane": "\(laneId)", "endpoint": "\(lane.configuration.endpoint)"])
         let hello = BridgeHello(bridge: Self.version, lane: laneId, epoch: epoch)
         emit(.send(lane: laneId, message: .hello(body: hello.body), recordId: nil))
-        publishLaneEvent(laneId, .connected(endpoint: lane.configuration.endpoint))
     }
 
     /// The link to `laneId` went down. What is in flight stays in flight: its URL may have reached the
     /// terminal, so only its callback or its deadline can end it.
     func linkDown(_ laneId: String) {
-        guard let lane = lanes[laneId], lane.link.linkDown() == .announce else { return }
-        logger.notice(
-            "lane link down: commands for it are undeliverable until it is back",
-            metadata: ["lane": "\(laneId)", "endpoint": "\(lane.configuration.endpoint)"])
-        publishLaneEvent(laneId, .disconnected(endpoint: lane.configuration.endpoint))
+        guard let lane = lanes[laneId] else { return }
+        switch lane.link.linkDown() {
+        case .announce:
+            logger.notice(
+                "lane link down: commands for it are undeliverable until it is back",
+                metadata: ["lane": "\(laneId)", "endpoint": "\(lane.configuration.endpoint)"])
+            publishLaneEvent(laneId, .disconnected(endpoint: lane.configuration.endpoint))
+        case .quiet:
+            logger.info(
+                "lane link down before its relay answered hello",
+                metadata: ["lane": "\(laneId)", "endpoint": "\(lane.configuration.endpoint)"])
+        case .greet, .ignore:
+            break
+        }
+    }
+
+    /// Logs, once a connection, each lane whose relay has not answered the bridge's `hello` within
+    /// ``LaneLinkState/helloAnswerWarningMs``: the lane stays not up, and its commands `undeliverable`.
+    func warnOfUnansweredHellos(lane: LaneState, nowMs: Int64) {
+        guard lane.link.greetingOverdue(nowMs: nowMs) else { return }
+        logger.warning(
+            "relay did not answer hello: the lane is not up and its commands are undeliverable (a relay ignores the hello of a bridge whose epoch is lower than one it saw: is another bridge, or an older journal, serving this lane?)",
+            metadata: [
+                "lane": "\(lane.id)", "endpoint": "\(lane.configuration.endpoint)", "epoch": "\(epoch)",
+                "waitedMs": "\(LaneLinkState.helloAnswerWarningMs)",
+            ])
     }
 
     /// ZeroMQ dropped the link to `laneId` after it had come up; the loop makes it anew.
@@ -85,7 +108,7 @@ extension Correlator {
     }
 
     /// The relay's `hello`: its platform, app and version, each kept short (a relay cannot make every
-    /// `lanes` answer large).
+    /// `lanes` answer large). Its answer to the bridge's `hello` brings the lane up.
     private func relayIntroduced(_ body: [UInt8], lane: LaneState) {
         guard case .object(let hello)? = try? JSONValue.parse(body) else {
             lane.faults.malformed += 1
@@ -99,6 +122,12 @@ extension Correlator {
             }
         }
         lane.relayHello = kept
+        if lane.link.helloAnswered() == .announce {
+            logger.notice(
+                "lane link up: its relay answered hello",
+                metadata: ["lane": "\(lane.id)", "endpoint": "\(lane.configuration.endpoint)"])
+            publishLaneEvent(lane.id, .connected(endpoint: lane.configuration.endpoint))
+        }
         if let platform = kept["platform"]?.stringValue, platform != lane.platform.rawValue {
             logger.warning(
                 "relay reports another platform than configured; the configured dialect is used",

@@ -4,8 +4,8 @@ extension Correlator {
     /// The most `unknown` sales one lane keeps waiting for a `transactionDetails` look-up.
     static let maxPendingLookups = 64
 
-    /// Ends what is due: deadlines (`unknown`), grace periods, batch expiry, and starts look-ups of
-    /// `unknown` Android sales on idle lanes.
+    /// Ends what is due: deadlines (`unknown`), grace periods, batch expiry, warns of relays that did not
+    /// answer `hello`, and starts look-ups of `unknown` Android sales on idle lanes.
     func tick() {
         let now = nowMs()
         let expiryMs = Int64(configuration.batchExpiryHours) * 3_600_000
@@ -15,6 +15,7 @@ extension Correlator {
             for abort in lane.inFlight.aborts where abort.deadlineMs <= now { expire(abort, lane: lane) }
             for grace in lane.inFlight.takeGraceSales(endedBy: now) { endGrace(grace) }
             if let batch = lane.openBatch, batch.openedAtMs + expiryMs <= now { expireBatch(batch, lane: lane) }
+            warnOfUnansweredHellos(lane: lane, nowMs: now)
             if lane.orphans.suppressed > 0, lane.orphans.isOver(at: now) {
                 summarizeSuppressedOrphans(lane.orphans.takeSuppressed(), lane: lane)
             }
@@ -44,6 +45,7 @@ extension Correlator {
             if let current = lane.inFlight.activity.record { consider(current.deadlineMs) }
             for abort in lane.inFlight.aborts { consider(abort.deadlineMs) }
             for grace in lane.inFlight.graceSales { consider(grace.untilMs) }
+            if let due = lane.link.helloWarningDueMs { consider(due) }
         }
         return next
     }

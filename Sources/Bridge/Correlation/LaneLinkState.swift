@@ -1,17 +1,22 @@
 import InterApp
 
-/// Where a lane's link stands, as its events move it (issue 10): whether it is up, and what a reload asked of
-/// it. Each case carries only the data valid in it, and each event is one mutating method that returns what
+/// Where a lane's link stands, as its events move it (issue 10): whether it is up (connected and its relay
+/// answered the bridge's `hello`, issue 44), and what a reload asked of it. Each case carries only the data valid in it, and each event is one mutating method that returns what
 /// the correlator must do about it (its effects, logs and events stay the correlator's), in the style of
 /// swift-nio's state machines. What is in flight on the lane is not part of it: the correlator asks the lane
 /// whether it is idle before ``laneIdle()``.
 struct LaneLinkState: Equatable {
-    /// Whether the link's handshake is complete.
+    /// Whether the link's handshake is complete and its relay answered the bridge's `hello`.
     enum Connection: Equatable {
         /// Not connected: the handshake has not completed since the link was made, or the link went down.
         /// Commands are accepted and end `undeliverable`; what is in flight stays in flight.
         case down
-        /// The handshake completed and the bridge said hello: commands are sent.
+        /// The handshake completed and the bridge sent its `hello` at `sinceMs`; the relay has not answered
+        /// it (a relay that saw a higher epoch never does, docs/RELAY.md). Commands end `undeliverable`, as
+        /// while down: nothing is sent to a relay that may ignore it. `warned` once the bridge logged that
+        /// the answer is overdue (``greetingOverdue(nowMs:)``).
+        case greeting(sinceMs: Int64, warned: Bool)
+        /// The relay answered the bridge's `hello`: commands are sent.
         case up
     }
 
@@ -30,8 +35,13 @@ struct LaneLinkState: Equatable {
 
     /// What the correlator does after a link event.
     enum LinkAction: Equatable {
-        /// The link changed: announce it (the bridge's hello and `lane.connected`, or `lane.disconnected`).
+        /// The handshake completed: send the bridge's `hello` (the lane is not up until it is answered).
+        case greet
+        /// The lane came up or went down: announce it (`lane.connected`, or `lane.disconnected`).
         case announce
+        /// The link went down before its relay answered `hello`: it was never announced up, so nothing is
+        /// announced either.
+        case quiet
         /// The link already was so: nothing to do.
         case ignore
     }
@@ -55,6 +65,9 @@ struct LaneLinkState: Equatable {
         let then: LaneChange?
     }
 
+    /// How long the bridge waits for the relay's answer to its `hello` before it logs a warning.
+    static let helloAnswerWarningMs: Int64 = 5000
+
     /// Whether the link is up.
     private(set) var connection = Connection.down
     /// What a reload asked of the lane.
@@ -63,8 +76,14 @@ struct LaneLinkState: Equatable {
     /// Creates the state of a lane whose link was just made: down, running its settings.
     init() {}
 
-    /// Whether the link is up.
+    /// Whether the link is up: connected, and its relay answered `hello`.
     var isUp: Bool { connection == .up }
+
+    /// When the bridge logs that the relay's answer to `hello` is overdue, nil when nothing is to be logged.
+    var helloWarningDueMs: Int64? {
+        guard case .greeting(let sinceMs, warned: false) = connection else { return nil }
+        return sinceMs + Self.helloAnswerWarningMs
+    }
 
     /// The change a reload asked and that is not carried out yet, nil when none.
     var change: LaneChange? {
@@ -93,18 +112,43 @@ struct LaneLinkState: Equatable {
 
     // MARK: Events
 
-    /// The link's handshake completed.
-    mutating func linkUp() -> LinkAction {
+    /// The link's handshake completed at `nowMs`: the bridge says `hello` and waits for the answer.
+    mutating func linkUp(atMs nowMs: Int64) -> LinkAction {
         guard connection == .down else { return .ignore }
+        connection = .greeting(sinceMs: nowMs, warned: false)
+        return .greet
+    }
+
+    /// The relay answered the bridge's `hello`: the lane is up. A `hello` while down (read after the link
+    /// dropped) or already up changes nothing.
+    mutating func helloAnswered() -> LinkAction {
+        guard case .greeting = connection else { return .ignore }
         connection = .up
         return .announce
     }
 
+    /// Whether the relay's answer to `hello` is overdue at `nowMs` and not yet warned of: true once a
+    /// greeting (the correlator logs it), false after.
+    mutating func greetingOverdue(nowMs: Int64) -> Bool {
+        guard let due = helloWarningDueMs, due <= nowMs, case .greeting(let sinceMs, _) = connection else {
+            return false
+        }
+        connection = .greeting(sinceMs: sinceMs, warned: true)
+        return true
+    }
+
     /// The link went down (ZeroMQ reported it disconnected). What is in flight is not the link's: it stays.
     mutating func linkDown() -> LinkAction {
-        guard connection == .up else { return .ignore }
-        connection = .down
-        return .announce
+        switch connection {
+        case .down:
+            return .ignore
+        case .greeting:
+            connection = .down
+            return .quiet
+        case .up:
+            connection = .down
+            return .announce
+        }
     }
 
     /// A reload asked `change` of the lane: it waits for the lane to be idle, or, when the link already

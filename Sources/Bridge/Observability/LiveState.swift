@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// What the loop publishes about itself for readers on other threads (the HTTP listener): its phase, its
@@ -54,6 +55,8 @@ public final class LiveState: Sendable {
     /// Each lane's link, in configuration order. Written only when a link goes up or down or a reload
     /// adds or removes a lane, never per command; read by `/readyz`.
     private let links: Mutex<[(id: String, up: Bool)]>
+    /// Signalled after every change of ``links``, for ``awaitLanesUp(_:timeout:)``.
+    private let linksChanged = NSCondition()
 
     init(laneIds: [String], instance: String = "", role: Role = .active) {
         links = Mutex(laneIds.map { ($0, false) })
@@ -83,7 +86,10 @@ public final class LiveState: Sendable {
     /// The lease's deadline as its keeper last extended it (``role``); `UInt64.max` when there is no lease.
     func set(leaseValidUntilNs deadline: UInt64) { leaseValidUntilNs.store(deadline, ordering: .releasing) }
     /// Every lane's link down (the loop closed them all).
-    func setAllLanesDown() { links.withLock { links in links = links.map { ($0.id, false) } } }
+    func setAllLanesDown() {
+        links.withLock { links in links = links.map { ($0.id, false) } }
+        signalLinks()
+    }
     func set(epoch: Int) { epochValue.store(epoch, ordering: .relaxed) }
     /// Sets `lane`'s link; a lane not listed yet (a reload added it) is appended.
     func set(lane: String, up isUp: Bool) {
@@ -94,8 +100,38 @@ public final class LiveState: Sendable {
                 links.append((lane, isUp))
             }
         }
+        signalLinks()
     }
 
     /// Forgets a lane a reload removed.
-    func remove(lane: String) { links.withLock { $0.removeAll { $0.id == lane } } }
+    func remove(lane: String) {
+        links.withLock { $0.removeAll { $0.id == lane } }
+        signalLinks()
+    }
+
+    private func signalLinks() {
+        linksChanged.lock()
+        linksChanged.broadcast()
+        linksChanged.unlock()
+    }
+
+    /// Waits until each of `lanes` (every lane listed when nil) is up, its relay having answered the
+    /// bridge's `hello`, as `/readyz` shows it; blocks the calling thread.
+    ///
+    /// - Returns: whether they all were up within `timeout`.
+    public func awaitLanesUp(_ lanes: [String]? = nil, timeout: Duration) -> Bool {
+        let deadline = Date().addingTimeInterval(Double(timeout / .milliseconds(1)) / 1000)
+        linksChanged.lock()
+        defer { linksChanged.unlock() }
+        while !allUp(lanes) {
+            guard linksChanged.wait(until: deadline) else { return allUp(lanes) }
+        }
+        return true
+    }
+
+    private func allUp(_ wanted: [String]?) -> Bool {
+        let known = self.lanes
+        guard let wanted else { return !known.isEmpty && known.allSatisfy(\.up) }
+        return wanted.allSatisfy { id in known.contains { $0.id == id && $0.up } }
+    }
 }

@@ -109,6 +109,15 @@ public final class Bridge: Sendable {
         return bound
     }
 
+    /// Waits until each of `lanes` (every configured lane when nil) is up: connected, and its relay answered
+    /// the bridge's `hello`. Until then a command for the lane ends `undeliverable`, so a test rig, the
+    /// benchmark or the demo waits here before it sends. Blocks the calling thread.
+    ///
+    /// - Returns: whether they all were up within `timeout`.
+    public func awaitLanesUp(_ lanes: [String]? = nil, timeout: Duration) -> Bool {
+        live.awaitLanesUp(lanes, timeout: timeout)
+    }
+
     /// Starts a graceful shutdown: new commands are refused `shutting_down`, commands in flight get
     /// up to `shutdownGraceMs` to finish. Returns at once; see ``wait()``.
     public func shutdown() { control.send(.shutdown) }

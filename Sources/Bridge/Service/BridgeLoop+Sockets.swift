@@ -135,10 +135,13 @@ extension BridgeLoop {
         sockets.touched(router.socket)
     }
 
-    /// One message a lanes' router received: its routing id names the link, the rest is the relay's.
+    /// One message a lanes' router received: its routing id names the link, the rest is the relay's. A
+    /// message that brought the lane up (the relay's answer to `hello`) is published to `/readyz`.
     private func takeFromRelay(_ message: (routingId: [UInt8], frames: [[UInt8]])) {
         guard !message.frames.isEmpty, let link = links.link(routingId: message.routingId) else { return }
+        let wasUp = correlator.lanes[link.lane]?.connected
         correlator.receiveFromRelay(lane: link.lane, frames: message.frames)
+        if correlator.lanes[link.lane]?.connected != wasUp { observeLink(link.lane) }
     }
 
     /// Sends frames to a lane's relay without blocking; false when the lane has no link or the link

@@ -363,9 +363,10 @@ final class BridgeLoop {
     }
 
     /// Makes anew the links that are down and have not come up for a while since they were made
-    /// (``LaneLink/isStalled``). Once a tick.
+    /// (``LaneLink/isStalled``). Once a tick. A link whose relay has not answered `hello` is connected: it is
+    /// not made anew (a relay that ignores the bridge's epoch would ignore the next hello too).
     func reviveStalledLinks() {
-        for link in links where correlator.lanes[link.lane]?.connected == false {
+        for link in links where correlator.lanes[link.lane]?.link.connection == .down {
             guard link.isStalled else { continue }
             link.countRevival()
             remake(link, stalled: true)

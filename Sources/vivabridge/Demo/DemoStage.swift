@@ -69,6 +69,10 @@ final class DemoStage {
             stop()
             throw DemoError("the bridge never connected to \(lane.id)")
         }
+        guard bridge.awaitLanesUp(Self.lanes.map(\.id), timeout: .seconds(10)) else {
+            stop()
+            throw DemoError("a simulated relay never answered the bridge's hello")
+        }
     }
 
     /// Stops the bridge (gracefully), then the lanes, and removes the temporary folder. Idempotent.

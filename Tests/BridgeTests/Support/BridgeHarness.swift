@@ -79,6 +79,7 @@ final class BridgeHarness {
         for lane in lanes {
             #expect(simulator.waitForHello(lane: lane.id, timeout: .seconds(10)), "lane \(lane.id) never connected")
         }
+        #expect(bridge.awaitLanesUp(lanes.map(\.id), timeout: .seconds(10)), "a relay never answered hello")
         _ = try #require(try monitor.receiveMonitorEvent(), "the event subscriber never connected")
         try awaitSubscription(lane: lanes[0].id)
     }

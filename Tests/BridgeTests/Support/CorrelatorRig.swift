@@ -14,20 +14,31 @@ final class CorrelatorRig {
     /// The ROUTER peer every command comes from unless told otherwise.
     static let client = ReplyTarget.router(envelope: [Array("client-1".utf8)])
 
-    /// One lane, `lane-1`, on `platform`, whose link is up.
-    init(platform: Platform = .ios) throws {
+    /// One lane, `lane-1`, on `platform`, whose link is up; the correlator logs to `logger`.
+    init(
+        platform: Platform = .ios,
+        logger: Logger = Logger(label: "correlator-rig", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("correlator-\(UUID().uuidString)")
         journal = try Journal(path: folder.appendingPathComponent("journal.sqlite").path, sync: .normal)
         var configuration = BridgeConfiguration()
         configuration.journal = folder.appendingPathComponent("journal.sqlite").path
         configuration.lanes = [LaneConfiguration(id: "lane-1", endpoint: "tcp://127.0.0.1:1", platform: platform)]
-        let logger = Logger(label: "correlator-rig", factory: { _ in SwiftLogNoOpLogHandler() })
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
             logger: logger, metrics: LoopMetrics(BridgeMetrics(lanes: ["lane-1"])))
         try correlator.restore()
-        correlator.linkUp("lane-1")
+        Self.bringUp(correlator)
         _ = correlator.takeEffects()
+    }
+
+    /// The relay's answer to the bridge's `hello`.
+    static let relayHello = RelayMessage.hello(body: Array(#"{"platform":"ios","app":"rig","version":"1"}"#.utf8))
+
+    /// Brings `lane`'s link up as the loop and a relay do: the handshake, then the relay's answer to `hello`.
+    static func bringUp(_ correlator: Correlator, lane: String = "lane-1") {
+        correlator.linkUp(lane)
+        correlator.receiveFromRelay(lane: lane, frames: relayHello.frames)
     }
 
     deinit {

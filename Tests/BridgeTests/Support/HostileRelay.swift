@@ -13,7 +13,7 @@ final class HostileRelay {
     let endpoint: String
     /// The routing id of the bridge's current link, learned from its `hello`.
     private(set) var peer: [UInt8]?
-    /// The bridge's last `hello`, as read by ``awaitHello(otherThan:platform:timeoutMs:)``.
+    /// The bridge's last `hello`, as read by ``awaitHello(otherThan:platform:answer:timeoutMs:)``.
     private(set) var lastHello: BridgeHello?
     /// Messages from the bridge that were not what a wait was looking for.
     private(set) var received: [RelayMessage] = []
@@ -27,12 +27,13 @@ final class HostileRelay {
 
     deinit { socket.close() }
 
-    /// Waits for a bridge's `hello` from a link other than `previous`, answers it as an iOS relay, and
-    /// keeps the link's routing id.
+    /// Waits for a bridge's `hello` from a link other than `previous`, answers it as an iOS relay (unless
+    /// `answer` is false: a relay that ignores it, as one that saw a higher epoch does), and keeps the link's
+    /// routing id.
     @discardableResult
-    func awaitHello(otherThan previous: [UInt8]? = nil, platform: String = "ios", timeoutMs: Int = 10_000) throws
-        -> [UInt8]
-    {
+    func awaitHello(
+        otherThan previous: [UInt8]? = nil, platform: String = "ios", answer: Bool = true, timeoutMs: Int = 10_000
+    ) throws -> [UInt8] {
         let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
         while Date() < deadline {
             guard let (from, message) = try next(until: deadline) else { break }
@@ -40,13 +41,18 @@ final class HostileRelay {
                 ContractRecorder.bridgeHello(body)
                 lastHello = BridgeHello(body: body)
                 peer = from
-                try send(.hello(body: Array(#"{"platform":"\#(platform)","app":"hostile","version":"0"}"#.utf8)))
+                if answer { try answerHello(platform: platform) }
                 return from
             }
             received.append(message)
         }
         Issue.record("no hello from the bridge within \(timeoutMs) ms")
         throw HarnessError.timeout("hello")
+    }
+
+    /// Answers the bridge's `hello` on its current link, as a relay on `platform`.
+    func answerHello(platform: String = "ios") throws {
+        try send(.hello(body: Array(#"{"platform":"\#(platform)","app":"hostile","version":"0"}"#.utf8)))
     }
 
     /// Waits for the bridge to ask for a URL; returns its `ref` and URL.
@@ -139,7 +145,7 @@ extension BridgeHarness {
 
 extension BridgeHarness {
     /// A harness with a simulated `lane-1` (given `behaviour`) and a lane `lane` whose relay is `relay`,
-    /// driven by the test; returns once the relay heard the bridge's hello.
+    /// driven by the test; returns once the relay answered the bridge's hello and the lane is up.
     static func driving(
         _ relay: HostileRelay, as lane: String, platform: InterApp.Platform,
         simulatedBehaviour behaviour: LaneBehaviour = LaneBehaviour()
@@ -150,6 +156,7 @@ extension BridgeHarness {
             configuration.lanes.append(LaneConfiguration(id: lane, endpoint: relay.endpoint, platform: platform))
         }
         try relay.awaitHello()
+        #expect(harness.bridge.awaitLanesUp([lane], timeout: .seconds(10)), "lane \(lane) never came up")
         return harness
     }
 }

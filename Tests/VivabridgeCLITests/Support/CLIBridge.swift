@@ -48,6 +48,7 @@ final class CLIBridge {
         for lane in lanes {
             #expect(simulator.waitForHello(lane: lane.id, timeout: .seconds(10)), "lane \(lane.id) never connected")
         }
+        #expect(bridge.awaitLanesUp(lanes.map(\.id), timeout: .seconds(10)), "a relay never answered hello")
         let subscribed = try awaitSubscription(lane: lanes[0].id)
         try #require(subscribed, "the event subscription never took effect")
     }

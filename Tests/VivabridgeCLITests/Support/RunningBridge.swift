@@ -55,6 +55,7 @@ final class RunningBridge {
         for lane in lanes {
             #expect(simulator.waitForHello(lane: lane, timeout: .seconds(10)), "lane \(lane) never connected")
         }
+        #expect(try awaitLanesUp(command: command, lanes), "a relay never answered hello")
     }
 
     /// Rewrites the configuration file with these lanes (iOS), each linked to the simulated relay named
