@@ -102,6 +102,45 @@ struct JournalMigrationTests {
         #expect(exported.last?.amount == 2200 && exported.last?.tip == 150 && exported.last?.orderCode != nil)
     }
 
+    @Test("v1.3-callback-relay-seq on a journal of v1.2: callbacks gain relay_seq and relay_url_hash, older rows NULL")
+    func callbackRelaySeqMigrates() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vivabridge-v12-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("journal.sqlite").path
+        do {
+            let older = try DatabaseQueue(path: path)
+            defer { try? older.close() }
+            try JournalMigrations.migrate(older, upTo: "v1.2-journal-log")
+            try older.write { db in
+                try db.execute(
+                    sql:
+                        "INSERT INTO callbacks(lane, received_ms, fields, disposition) VALUES ('lane-1', 1, '{}', 'orphan')"
+                )
+            }
+        }
+        let journal = try Journal(path: path, sync: .normal)
+        let key = RelayCallbackKey(seq: 9, url: Array("interapp-callback://result?status=success".utf8))
+        try journal.commit([
+            .callback(
+                lane: "lane-1", atMs: 2, fields: "{}", matchedId: nil, commandSeq: nil, disposition: .orphan, relay: key
+            )
+        ])
+        #expect(try journal.recentRelayCallbacks(limit: 10).map(\.key) == [key])
+        journal.close()
+        let database = try DatabaseQueue(path: path)
+        defer { try? database.close() }
+        let (applied, rows) = try database.read { db in
+            (
+                try JournalMigrations.migrator.appliedMigrations(db),
+                try Row.fetchAll(db, sql: "SELECT relay_seq, relay_url_hash FROM callbacks ORDER BY seq")
+            )
+        }
+        #expect(applied == JournalMigrations.known)
+        #expect(
+            rows.map { [$0[0] as Int64?, $0[1] as Int64?] } == [[nil, nil], [9, Int64(bitPattern: key.urlHash)]])
+    }
+
     @Test("a journal from a newer vivabridge is refused at open, naming its unknown migrations, and left untouched")
     func newerJournalRefused() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -237,6 +237,38 @@ struct PostgresJournalTests {
         #expect(try Self.rows("SELECT COUNT(*) FROM callbacks", in: url) == [["0"]], "a failed commit left rows")
     }
 
+    @Test("v1.3-callback-relay-seq on a journal of v1.2: callbacks gain relay_seq and relay_url_hash, older rows NULL")
+    func callbackRelaySeqMigrates() throws {
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.createDatabase()
+        // The journal as a bridge of v1.2 left it: the log's schema and every migration name up to it.
+        let older = PostgresMigrations.steps.prefix { $0.name != "v1.3-callback-relay-seq" }
+        #expect(older.count == PostgresMigrations.steps.count - 1)
+        var script = "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);\n"
+        for step in older {
+            for statement in step.statements { script += statement + ";\n" }
+            script += "INSERT INTO grdb_migrations VALUES ('\(step.name)');\n"
+        }
+        script += "INSERT INTO callbacks(lane, received_ms, fields, disposition) VALUES ('lane-1', 1, '{}', 'orphan');"
+        try cluster.psql(script, database: url)
+        let journal = try JournalStores.open(url, sync: .normal)
+        defer { journal.close() }
+        #expect(
+            try Self.rows("SELECT identifier FROM grdb_migrations ORDER BY identifier", in: url).map { $0[0] }
+                == JournalMigrations.known.sorted())
+        let key = RelayCallbackKey(seq: 9, url: Array("interapp-callback://result?status=success".utf8))
+        try journal.commit([
+            .callback(
+                lane: "lane-1", atMs: 2, fields: "{}", matchedId: nil, commandSeq: nil, disposition: .orphan, relay: key
+            )
+        ])
+        #expect(
+            try Self.rows("SELECT relay_seq, relay_url_hash FROM callbacks ORDER BY seq", in: url) == [
+                ["", ""], ["9", "\(Int64(bitPattern: key.urlHash))"],
+            ])
+        #expect(try journal.recentRelayCallbacks(limit: 10).map(\.key) == [key])
+    }
+
     @Test("PostgreSQL's migrations have SQLite's names, in the same order")
     func migrationNames() {
         #expect(PostgresMigrations.known == JournalMigrations.known)

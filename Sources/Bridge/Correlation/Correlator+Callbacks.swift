@@ -3,16 +3,16 @@ import InterApp
 
 extension Correlator {
     /// Matches a callback URL to what is outstanding on its lane (PROTOCOL.md section 6).
-    func receiveCallback(_ bytes: [UInt8], lane: LaneState) {
+    func receiveCallback(_ bytes: [UInt8], lane: LaneState, relay: RelayCallbackKey? = nil) {
         let now = nowMs()
         lane.lastCallbackMs = now
         let callback: ReceivedCallback
         do {
-            callback = ReceivedCallback(try CallbackParser.parse(bytes))
+            callback = ReceivedCallback(try CallbackParser.parse(bytes), relay: relay)
         } catch {
             metrics.callback(.unparsable)
             let text = Redaction.maskDigitRuns(String(decoding: bytes, as: UTF8.self))
-            unparsableCallback(lane: lane, raw: text, problem: error.message)
+            unparsableCallback(lane: lane, raw: text, problem: error.message, relay: relay)
             return
         }
         switch callback.kind {
@@ -71,7 +71,7 @@ extension Correlator {
                 .callback(
                     lane: lane, atMs: nowMs(), fields: JSONValue.object(fields).serializedString,
                     matchedId: matched?.id,
-                    commandSeq: matched?.seq, disposition: disposition)))
+                    commandSeq: matched?.seq, disposition: disposition, relay: callback.relay)))
     }
 
     // MARK: Sales
@@ -334,14 +334,14 @@ extension Correlator {
     }
 
     /// A callback that could not be parsed: journaled and published as an orphan, `raw` and `problem`.
-    private func unparsableCallback(lane: LaneState, raw: String, problem: String) {
+    private func unparsableCallback(lane: LaneState, raw: String, problem: String, relay: RelayCallbackKey?) {
         guard admitOrphan(lane) else { return }
         let fields: JSONObject = ["raw": .string(raw), "problem": .string(problem)]
         emit(
             .journal(
                 .callback(
                     lane: lane.id, atMs: nowMs(), fields: JSONValue.object(fields).serializedString,
-                    matchedId: nil, commandSeq: nil, disposition: .orphan)))
+                    matchedId: nil, commandSeq: nil, disposition: .orphan, relay: relay)))
         publishOrphan(lane: lane.id, action: "unknown", .unparsable(raw: raw, problem: problem))
     }
 

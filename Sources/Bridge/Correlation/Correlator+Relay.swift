@@ -95,9 +95,10 @@ extension Correlator {
     private func receiveNumberedCallback(_ url: [UInt8], seq: UInt64?, lane: LaneState) {
         guard let seq else { return receiveCallback(url, lane: lane) }
         let received = Effect.send(lane: lane.id, message: .received(seq: seq), recordId: nil)
-        guard lane.relaySequences.isCopy(seq: seq, url: url) else {
-            lane.relaySequences.took(seq: seq, url: url)
-            receiveCallback(url, lane: lane)
+        let key = RelayCallbackKey(seq: seq, url: url)
+        guard lane.relaySequences.isCopy(key) else {
+            lane.relaySequences.took(key)
+            receiveCallback(url, lane: lane, relay: key)
             emit(received)
             return
         }

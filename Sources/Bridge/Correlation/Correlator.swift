@@ -92,11 +92,20 @@ final class Correlator {
     @discardableResult
     func journalWritesResumed() -> Bool { journalHealth.writesResumed() }
 
-    /// Picks up what a previous run left outstanding, and the open batches. A command left on a lane that
-    /// is no longer configured ends `unknown` now (no callback can reach it), so that it is published,
-    /// listed by `journal unknown` and answered to every repeat.
+    /// How many of the newest journaled callbacks a start reads for the relays' numbers (``restore()``).
+    static let restoredRelayCallbacks = 65_536
+
+    /// Picks up what a previous run left outstanding, the open batches, and the relays' numbered callbacks
+    /// among the newest ``restoredRelayCallbacks`` journaled (a copy a relay sends again after the restart is
+    /// known by its number). A command left on a lane that is no longer configured ends `unknown` now (no
+    /// callback can reach it), so that it is published, listed by `journal unknown` and answered to every
+    /// repeat.
     func restore() throws {
         for (lane, batch) in try store.openBatches() { lanes[lane]?.openBatch = batch }
+        // Oldest first, so that each lane keeps its newest (``RelaySequenceMemory/limit``).
+        for (lane, key) in try store.recentRelayCallbacks(limit: Self.restoredRelayCallbacks).reversed() {
+            lanes[lane]?.relaySequences.took(key)
+        }
         for stored in try store.outstandingInJournal() {
             let action = stored.action
             let laneId = stored.lane ?? Topic.bridgeLane

@@ -6,10 +6,13 @@ struct ReceivedCallback {
     let callback: Callback
     /// The callback's fields as the reply's `result` (``Callback/result``), computed once.
     let result: JSONObject
+    /// Its relay's number and URL hash when the relay numbered it (v1.3): journaled with it.
+    let relay: RelayCallbackKey?
 
-    init(_ callback: Callback) {
+    init(_ callback: Callback, relay: RelayCallbackKey? = nil) {
         self.callback = callback
         result = callback.result
+        self.relay = relay
     }
 
     var kind: Callback.Kind { callback.kind }

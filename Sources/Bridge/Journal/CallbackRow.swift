@@ -15,10 +15,12 @@ struct CallbackRow: TableRecord {
         case matchedId = "matched_id"
         case commandSeq = "command_seq"
         case disposition
+        case relaySeq = "relay_seq"
+        case relayUrlHash = "relay_url_hash"
 
         var kind: ColumnKind {
             switch self {
-            case .receivedMs, .commandSeq: .integer
+            case .receivedMs, .commandSeq, .relaySeq, .relayUrlHash: .integer
             case .lane, .fields, .matchedId, .disposition: .text
             }
         }
@@ -33,6 +35,8 @@ struct CallbackRow: TableRecord {
     /// That command's sequence, when the journal holds it.
     var commandSeq: Int64?
     var disposition: CallbackDisposition
+    /// The relay's number for it and its URL's hash (``RelayCallbackKey``), when the relay numbered it (v1.3).
+    var relay: RelayCallbackKey?
 
     /// The columns in the order of ``append``.
     static let columns = Columns.allCases
@@ -48,6 +52,8 @@ struct CallbackRow: TableRecord {
         case .matchedId: .text(matchedId)
         case .commandSeq: .integer(commandSeq)
         case .disposition: .text(disposition.rawValue)
+        case .relaySeq: .integer(relay?.columns?.seq)
+        case .relayUrlHash: .integer(relay?.columns?.urlHash)
         }
     }
 

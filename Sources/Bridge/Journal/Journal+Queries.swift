@@ -52,6 +52,14 @@ extension Journal {
         try database.read { db in try StoredCommand.fetchAll(db, sql: JournalSQL.outstanding) }
     }
 
+    func recentRelayCallbacks(limit: Int) throws -> [(lane: String, key: RelayCallbackKey)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: JournalSQL.recentRelayCallbacks, arguments: [limit]).compactMap { row in
+                RelayCallbackKey(seq: row[1], urlHash: row[2]).map { (row[0], $0) }
+            }
+        }
+    }
+
     /// Every lane's open batch.
     func openBatches() throws -> [String: OpenBatch] {
         try database.read { db in

@@ -263,10 +263,10 @@ final class Journal: JournalStore {
             // The bridge's own look-ups are never journaled: their outcome is not either.
             guard let row = OutcomeLogRow(command, summary: summary, late: late, atMs: at) else { return }
             try appends.outcome.run { row.bind(into: &$0) }
-        case .callback(let lane, let at, let fields, let matched, let commandSeq, let disposition):
+        case .callback(let lane, let at, let fields, let matched, let commandSeq, let disposition, let relay):
             let row = CallbackRow(
                 lane: lane, receivedMs: at, fields: fields, matchedId: matched, commandSeq: commandSeq,
-                disposition: disposition)
+                disposition: disposition, relay: relay)
             try appends.callback.run { row.bind(into: &$0) }
         case .batch(let lane, let batch):
             if let batch {

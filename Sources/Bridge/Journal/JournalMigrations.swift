@@ -49,6 +49,9 @@ package enum JournalMigrations {
         migrator.registerMigration("v1.2-journal-log") { db in
             try db.execute(sql: JournalSQL.journalLog)
         }
+        migrator.registerMigration("v1.3-callback-relay-seq") { db in
+            try db.execute(sql: JournalSQL.callbackRelaySeq)
+        }
         return migrator
     }
 

@@ -54,9 +54,10 @@ enum JournalEntry: Sendable {
     /// An outcome given to a command (its `outcome` and `reply` set), with what its reply columns hold: appended
     /// to the log, the latest being the command's. Not written for a command that has no `seq`.
     case final(StoredCommand, summary: ReplySummary, late: Bool, atMs: Int64)
-    /// A callback received, with the command it matched (its id, and its `seq` when it is journaled).
+    /// A callback received, with the command it matched (its id, and its `seq` when it is journaled), and its
+    /// relay's number and URL hash when the relay numbered it (v1.3).
     case callback(
         lane: String, atMs: Int64, fields: String, matchedId: String?, commandSeq: Int64?,
-        disposition: CallbackDisposition)
+        disposition: CallbackDisposition, relay: RelayCallbackKey? = nil)
     case batch(lane: String, OpenBatch?)
 }

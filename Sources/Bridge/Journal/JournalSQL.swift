@@ -98,6 +98,21 @@ package enum JournalSQL {
     /// The reply columns as the `commands` view shows them, each from the command's latest outcome.
     private static let outcomeColumnsOfView = replyColumnNames.map { "o.\($0) AS \($0)" }.joined(separator: ", ")
 
+    /// Migration `v1.3-callback-relay-seq`: a numbered callback's relay `n` and the FNV-1a 64 hash of its URL
+    /// (``RelayCallbackKey``), so that a restarted bridge still knows a copy its relay sends again.
+    static let callbackRelaySeq = """
+        ALTER TABLE callbacks ADD COLUMN relay_seq INTEGER;
+        ALTER TABLE callbacks ADD COLUMN relay_url_hash INTEGER;
+        """
+
+    /// The relay numbers and URL hashes among the newest `?` callbacks, newest first: what a start gives each
+    /// lane's ``RelaySequenceMemory``. Reads only those rows (by `seq`, the primary key), whatever they hold.
+    static let recentRelayCallbacks = """
+        SELECT lane, relay_seq, relay_url_hash FROM (
+            SELECT seq, lane, relay_seq, relay_url_hash FROM callbacks ORDER BY seq DESC LIMIT ?) AS recent
+        WHERE relay_seq IS NOT NULL ORDER BY seq DESC
+        """
+
     /// Migration `v1.2-journal-log`: what a sale commits is appended under rising keys. `command_log` holds each
     /// accepted command once, under the sequence the bridge gives it; `outcome_log` holds each outcome given to
     /// a command (its final one, then any late result, look-up or resolve), the latest one being the command's.

@@ -58,6 +58,10 @@ protocol JournalStore: AnyObject {
     /// Every lane's open batch.
     func openBatches() throws -> [String: OpenBatch]
 
+    /// The numbered callbacks (``RelayCallbackKey``) among the newest `limit` callbacks journaled, newest first,
+    /// with their lanes: what a start remembers of them (``RelaySequenceMemory``).
+    func recentRelayCallbacks(limit: Int) throws -> [(lane: String, key: RelayCallbackKey)]
+
     // MARK: Observation and retention
 
     /// How many commands are still `unknown`.

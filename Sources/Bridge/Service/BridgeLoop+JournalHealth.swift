@@ -82,7 +82,7 @@ extension BridgeLoop {
         switch entry {
         case .insert(let row): ids.contains(row.id)
         case .final(let command, _, _, _): ids.contains(command.id)
-        case .callback(_, _, _, let matched, _, _): matched.map(ids.contains) ?? false
+        case .callback(_, _, _, let matched, _, _, _): matched.map(ids.contains) ?? false
         case .batch: false
         }
     }

@@ -115,6 +115,11 @@ final class CommandStore {
     /// Every lane's open batch, as journaled.
     func openBatches() throws -> [String: OpenBatch] { try journal.openBatches() }
 
+    /// The numbered callbacks among the newest `limit` journaled, newest first (``RelaySequenceMemory``).
+    func recentRelayCallbacks(limit: Int) throws -> [(lane: String, key: RelayCallbackKey)] {
+        try journal.recentRelayCallbacks(limit: limit)
+    }
+
     // MARK: Staged writes
 
     /// Takes a new client command into memory and returns its journal insert.

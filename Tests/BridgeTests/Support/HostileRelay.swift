@@ -148,11 +148,12 @@ extension BridgeHarness {
     /// driven by the test; returns once the relay answered the bridge's hello and the lane is up.
     static func driving(
         _ relay: HostileRelay, as lane: String, platform: InterApp.Platform,
-        simulatedBehaviour behaviour: LaneBehaviour = LaneBehaviour()
+        simulatedBehaviour behaviour: LaneBehaviour = LaneBehaviour(), journal: String? = nil
     ) throws -> BridgeHarness {
-        let harness = try BridgeHarness(lanes: [
-            SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)
-        ]) { configuration in
+        let harness = try BridgeHarness(
+            lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios, behaviour: behaviour)],
+            journal: journal
+        ) { configuration in
             configuration.lanes.append(LaneConfiguration(id: lane, endpoint: relay.endpoint, platform: platform))
         }
         try relay.awaitHello()

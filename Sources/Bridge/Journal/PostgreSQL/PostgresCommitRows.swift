@@ -26,10 +26,10 @@ struct PostgresCommitRows {
             // The bridge's own look-ups are never journaled: their outcome is not either.
             guard let row = OutcomeLogRow(command, summary: summary, late: late, atMs: at) else { return }
             outcomes.append(Self.array(row.values))
-        case .callback(let lane, let at, let fields, let matched, let commandSeq, let disposition):
+        case .callback(let lane, let at, let fields, let matched, let commandSeq, let disposition, let relay):
             let row = CallbackRow(
                 lane: lane, receivedMs: at, fields: fields, matchedId: matched, commandSeq: commandSeq,
-                disposition: disposition)
+                disposition: disposition, relay: relay)
             callbacks.append(Self.array(row.values))
         case .batch(let lane, let batch):
             // One statement may change a row once: only the lane's last batch entry of the commit counts.

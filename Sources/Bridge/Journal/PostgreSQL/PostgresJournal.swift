@@ -154,6 +154,13 @@ final class PostgresJournal: JournalStore {
 
     func outstanding() throws -> [StoredCommand] { try stored(PostgresJournalSQL.outstanding) }
 
+    func recentRelayCallbacks(limit: Int) throws -> [(lane: String, key: RelayCallbackKey)] {
+        try link.query(PostgresJournalSQL.recentRelayCallbacks, Self.binds(Int64(limit))).compactMap { row in
+            let (lane, seq, hash) = try row.decode((String, Int64?, Int64?).self)
+            return RelayCallbackKey(seq: seq, urlHash: hash).map { (lane, $0) }
+        }
+    }
+
     func openBatches() throws -> [String: OpenBatch] {
         var batches: [String: OpenBatch] = [:]
         for row in try link.query("SELECT lane, name, batch_id, opened_ms, automatic FROM batches") {

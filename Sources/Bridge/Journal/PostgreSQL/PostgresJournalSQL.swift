@@ -146,7 +146,15 @@ enum PostgresJournalSQL {
         WHERE c.id <> r->>\(place(.id))
         """
 
+    /// Migration `v1.3-callback-relay-seq` on PostgreSQL (``JournalSQL/callbackRelaySeq``).
+    static let callbackRelaySeq = [
+        "ALTER TABLE callbacks ADD COLUMN relay_seq BIGINT",
+        "ALTER TABLE callbacks ADD COLUMN relay_url_hash BIGINT",
+    ]
+
     // MARK: Reads: SQLite's statements, numbered
+
+    static let recentRelayCallbacks = numbered(JournalSQL.recentRelayCallbacks)
 
     static let commandBySeq = numbered(JournalSQL.commandBySeq)
     static let lateForSuccess = numbered(JournalSQL.lateForSuccess)

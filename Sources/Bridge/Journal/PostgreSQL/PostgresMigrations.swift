@@ -11,7 +11,10 @@ enum PostgresMigrations {
     /// Every migration, oldest first: its name and its statements (none for one the log's schema holds).
     static let steps: [(name: String, statements: [String])] =
         JournalMigrations.known.prefix { $0 != "v1.2-journal-log" }.map { ($0, []) }
-        + [("v1.2-journal-log", PostgresJournalSQL.journalLog)]
+        + [
+            ("v1.2-journal-log", PostgresJournalSQL.journalLog),
+            ("v1.3-callback-relay-seq", PostgresJournalSQL.callbackRelaySeq),
+        ]
 
     /// The names this build knows, oldest first.
     static var known: [String] { steps.map(\.name) }
