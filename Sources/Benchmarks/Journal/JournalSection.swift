@@ -301,6 +301,7 @@ struct JournalSection {
                         let id = Self.id(n)
                         try callback.execute(arguments: [
                             Wire.laneId(n % 64), 1_700_000_000_001 + n, rows.fields, id, n, "matched",
+                            n, Int64(truncatingIfNeeded: UInt64(n) &* 0x9E37_79B9_7F4A_7C15),
                         ])
                         try final.execute(arguments: [
                             n, Wire.laneId(n % 64), "sale", id, "success", rows.reply, false, 1_700_000_000_001 + n,
