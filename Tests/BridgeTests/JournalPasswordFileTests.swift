@@ -75,6 +75,19 @@ struct JournalPasswordFileTests {
         #expect(beside.problems.all.allSatisfy { !$0.description.contains("secret-pw") })
     }
 
+    @Test("a new password file, or new contents in the same file, is taken only at a restart, and said so")
+    func changeNeedsRestart() throws {
+        let path = try file("first-pw\n")
+        let running = try BridgeConfiguration.load(yaml: Self.yaml(file: path))
+        #expect(running.restartDifferences(to: try BridgeConfiguration.load(yaml: Self.yaml(file: path))).isEmpty)
+        let other = try BridgeConfiguration.load(yaml: Self.yaml(file: try file("first-pw\n", name: "other")))
+        #expect(running.restartDifferences(to: other) == ["journalPasswordFile"])
+        _ = try file("second-pw\n")
+        let rewritten = try BridgeConfiguration.load(yaml: Self.yaml(file: path))
+        #expect(running.restartDifferences(to: rewritten) == ["journalPasswordFile"])
+        #expect(!running.restartDifferences(to: rewritten).joined().contains("second-pw"))
+    }
+
     @Test("a bridge connects with the file's password to a server that asks for one; a wrong one is refused unshown")
     func bridgeUsesIt() throws {
         let cluster = try PostgresCluster.shared()

@@ -57,6 +57,10 @@ extension BridgeConfiguration {
         ]
         var keys = texts.filter { $0.1(self) != $0.1(candidate) }.map(\.0)
         keys += Self.integerKeys.filter { self[keyPath: $0.2] != candidate[keyPath: $0.2] }.map(\.0)
+        // The password file's path or its contents (read at load; a running journal keeps its connection's).
+        if journalPasswordFile != candidate.journalPasswordFile || journalPassword != candidate.journalPassword {
+            keys.append("journalPasswordFile")
+        }
         if vivaCloud != candidate.vivaCloud { keys.append("vivaCloud") }
         return keys.isEmpty ? [] : [keys.joined(separator: ", ")]
     }
