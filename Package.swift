@@ -42,6 +42,8 @@ let package = Package(
             providers: [.apt(["libzmq3-dev"])]
         ),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], swiftSettings: strict),
+        // Valgrind's client requests (vendored): the benchmark's instruction workload marks its counted sales.
+        .target(name: "CCallgrind"),
         .target(name: "InterApp", swiftSettings: strict),
         .target(name: "BridgeClient", dependencies: ["ZeroMQ", "InterApp"], swiftSettings: strict),
         // The wire contract's schemas, embedded in the binary (`vivabridge schema`); the files are links to schema/.
@@ -126,7 +128,7 @@ let package = Package(
             dependencies: [
                 "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "InterApp", "ZeroMQ",
                 // The postgres section starts its own cluster, as the tests do.
-                "TestPostgres",
+                "TestPostgres", "CCallgrind",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -165,6 +167,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The benchmark's instruction workload (scripts/bench-instructions) runs.
+        .testTarget(name: "BenchmarksTests", dependencies: ["vivabridge-bench"], swiftSettings: strict),
         .testTarget(
             name: "VivabridgeCLITests",
             dependencies: [

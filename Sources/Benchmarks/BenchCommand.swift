@@ -84,7 +84,23 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Tiny counts and durations: every row in a few seconds, figures meaningless.")
     var smoke = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Instead of the suite: the sales scripts/bench-instructions counts under callgrind, journal normal or full.",
+            valueName: "sync"))
+    var instructionWorkload: InstructionJournal?
+
+    @Option(help: "Warm-up sales of --instruction-workload (not counted).")
+    var instructionWarmup = InstructionWorkload.defaultWarmup
+
+    @Option(help: "Counted sales of --instruction-workload.")
+    var instructionSales = InstructionWorkload.defaultCounted
+
     mutating func run() throws {
+        if let instructionWorkload {
+            try runInstructionWorkload(instructionWorkload)
+            return
+        }
         if smoke {
             lanes = min(lanes, 8)
             clients = min(clients, 2)

@@ -214,7 +214,7 @@ enum TopologyRun {
 
     /// Starts an in-process bridge on `lanes` (relay endpoints); returns its bound endpoints and the bridge. Its
     /// journal is a new SQLite file in `folder`, or `journal` (a PostgreSQL URL) when given.
-    private static func startBridge(
+    static func startBridge(
         lanes: [String], sync: JournalSync, folder: String, journal postgres: String? = nil, platform: Platform = .ios,
         curve: BenchCurve? = nil, teardown: inout [() -> Void]
     ) throws -> (bound: BoundEndpoints, bridge: Bridge) {
