@@ -28,6 +28,7 @@ extension BenchCommand {
                 + "\(outcome.sales - instructionWarmup) counted sales, \(outcome.approved) approved; "
                 + "valgrind \(outcome.underValgrind ? "yes" : "no"); "
                 + "bench context threads first \(outcome.benchContextFirst ? "yes" : "no")")
+        if let reply = outcome.firstNotApproved { print("instruction-workload: the first sale not approved: \(reply)") }
         guard outcome.approved == outcome.sales else { throw ExitCode(1) }
     }
 }

@@ -13,6 +13,8 @@ enum InstructionWorkload {
     struct Outcome: Sendable {
         var approved = 0
         var sales = 0
+        /// The reply to the first sale not approved, if any.
+        var firstNotApproved: String?
         /// Whether the process ran under valgrind: the counted window was marked.
         var underValgrind = false
         /// Threads of the bench's own libzmq context (its client and echo relays), started before any other:
@@ -32,11 +34,15 @@ enum InstructionWorkload {
         defer { for step in teardown.reversed() { step() } }
         let echo = try EchoRelay(context: context, lanes: 1, wire: wire)
         teardown.append { echo.stopAndJoin() }
-        let endpoint = try TopologyRun.startBridge(
-            lanes: echo.endpoints, sync: sync, folder: folder, teardown: &teardown
-        ).bound.command
+        let (bound, bridge) = try TopologyRun.startBridge(
+            lanes: echo.endpoints, sync: sync, folder: folder, teardown: &teardown)
+        let endpoint = bound.command
         guard echo.readiness.waitForAll(timeoutSeconds: 30) else {
             throw BenchError("the echo relay never heard the bridge's hello")
+        }
+        // A lane takes a sale only once the relay's answer to hello has reached the bridge.
+        guard bridge.awaitLanesUp(timeout: .seconds(60)) else {
+            throw BenchError("the echo relay's answer to hello never reached the bridge")
         }
         let client = try Socket(context, .dealer)
         defer { client.close() }
@@ -55,7 +61,11 @@ enum InstructionWorkload {
                 throw BenchError("sale \(sale + 1): a reply to another id: \(String(decoding: body, as: UTF8.self))")
             }
             outcome.sales += 1
-            if JSONScan.find(JSONScan.success, in: body) != nil { outcome.approved += 1 }
+            if JSONScan.find(JSONScan.success, in: body) != nil {
+                outcome.approved += 1
+            } else if outcome.firstNotApproved == nil {
+                outcome.firstNotApproved = String(decoding: body, as: UTF8.self)
+            }
         }
         vivabridge_callgrind_stop()
         return outcome
