@@ -21,9 +21,12 @@ struct StandbyEventsTests {
 
         try leased.takeLease()
         leased.nextRetentionPass()
-        try #require(try await leased.logged("standby: the journal's lease was lost"), "\(leased.logs.text)")
+        try #require(
+            try await leased.logged("standby: the journal's lease was lost", timeout: 60), "\(leased.logs.text)")
         try leased.freeLease()
-        #expect(try await HTTPLimitsTests.waitUntil { leased.bridge.live.role == .active }, "\(leased.logs.text)")
+        #expect(
+            try await HTTPLimitsTests.waitUntil(seconds: 60) { leased.bridge.live.role == .active },
+            "\(leased.logs.text)")
         let secondEpoch = leased.bridge.live.epoch
         #expect(secondEpoch > firstEpoch + 1, "above the other instance's epoch too")
 
@@ -52,11 +55,12 @@ struct StandbyEventsTests {
         line.hasPrefix(#"data: {"topic":"lanes""#) && line.contains(#""epoch":\#(epoch)"#)
     }
 
-    /// What the viewer reads until `done` says stop (10 s at most): its SSE lines (`data:` and comments), in order.
+    /// What the viewer reads until `done` says stop (60 s at most: the full suite can hold the cooperative pool
+    /// for tens of seconds; a passing read ends at once): its SSE lines (`data:` and comments), in order.
     private static func read(_ viewer: RawConnection, until done: ([String]) -> Bool) async -> [String] {
         var bytes: [UInt8] = []
         var lines: [String] = []
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let part = await viewer.drained(timeoutMs: 200)
             bytes += part.bytes

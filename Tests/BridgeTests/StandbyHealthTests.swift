@@ -17,7 +17,7 @@ struct StandbyHealthTests {
         // the bridge reads standby until the keeper extends it. What is proved: the active says ok.
         var active = try await HTTPProbe.get("/healthz", port: listener.port)
         var tries = 0
-        while try HTTPListenerTests.object(active.body).string("status") != "ok", tries < 60 {
+        while try HTTPListenerTests.object(active.body).string("status") != "ok", tries < 120 {
             tries += 1
             try await Task.sleep(for: .milliseconds(500))
             active = try await HTTPProbe.get("/healthz", port: listener.port)
@@ -28,7 +28,8 @@ struct StandbyHealthTests {
 
         try leased.takeLease()
         leased.nextRetentionPass()
-        try #require(try await leased.logged("standby: the journal's lease was lost"), "\(leased.logs.text)")
+        try #require(
+            try await leased.logged("standby: the journal's lease was lost", timeout: 60), "\(leased.logs.text)")
         // Sampled past the stall limit: the old loop's last turn is long gone by the end.
         let until = Date().addingTimeInterval(Double(HTTPRoutes.stallMs) / 1000 + 1.5)
         var answers: [HTTPProbe.Answer] = []
