@@ -118,12 +118,8 @@ extension Correlator {
     /// characters outside RFC 3986's unreserved set can be mangled so; for the others the match is exact.
     static func echoedWithoutEncoding(received: String, sent: String?) -> Bool {
         guard let sent, !received.isEmpty, received != sent else { return false }
-        let unreserved = sent.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
-        }
-        guard !unreserved else { return false }
-        return sent.hasPrefix(received) || received.removingPercentEncoding == sent
+        guard !PercentEncoding.isUnreserved(sent) else { return false }
+        return sent.hasPrefix(received) || PercentEncoding.decoded(received) == sent
     }
 
     /// Completes a finished command with a callback that came after it ended (`late_result`), when the

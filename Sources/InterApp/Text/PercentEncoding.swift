@@ -1,5 +1,5 @@
 /// RFC 3986 percent-encoding and a lenient, single-pass decoding, on UTF-8 bytes.
-enum PercentEncoding {
+package enum PercentEncoding {
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// Whether `byte` is an RFC 3986 unreserved character: `A-Z a-z 0-9 - . _ ~`.
@@ -7,6 +7,16 @@ enum PercentEncoding {
     static func isUnreserved(_ byte: UInt8) -> Bool {
         (byte | 0x20) &- 0x61 < 26 || byte &- 0x30 < 10 || byte == 0x2D || byte == 0x2E || byte == 0x5F
             || byte == 0x7E
+    }
+
+    /// Whether every byte of `text` is RFC 3986 unreserved: such a text reads the same encoded or not.
+    package static func isUnreserved(_ text: String) -> Bool { text.utf8.allSatisfy(isUnreserved) }
+
+    /// `text` with its escapes decoded once, as a callback's values are (``decodedString(_:scratch:)``).
+    package static func decoded(_ text: String) -> String {
+        var text = text
+        var scratch: [UInt8] = []
+        return text.withUTF8 { decodedString($0, scratch: &scratch) }
     }
 
     /// Appends `text` to `out`, every byte but the unreserved ones as `%XX` (upper-case hex).
