@@ -109,6 +109,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
+            // The lanes page (`/`), embedded in the binary as the schemas are.
+            resources: [.embedInCode("lanes.html")],
             swiftSettings: strict
         ),
         .executableTarget(
