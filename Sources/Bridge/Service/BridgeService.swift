@@ -40,14 +40,15 @@ public struct BridgeService: Service {
             _ = try? await Self.offPool { bridge.finish() }
             return
         }
+        let bridge = bridge
         let bound: BoundEndpoints
         do {
-            bound = try bridge.start()
+            // Off the cooperative pool: the journal is opened, checked and migrated here.
+            bound = try await Self.offPool { try bridge.start() }
         } catch {
             throw BridgeServiceError(.startFailed, underlying: error)
         }
         onStart(bound)
-        let bridge = bridge
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
                 await bridge.waitAsync()

@@ -1,3 +1,4 @@
+import Bridge
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -19,13 +20,14 @@ enum ProcessSignals {
     /// Listens on `signals` until cancelled. `onReload` returns the status line systemd shows afterwards.
     static func handle(
         _ signals: UnixSignalsSequence, group: ServiceGroup, logger: Logger, notifier: SystemdNotifier,
-        onReload: @Sendable () -> String
+        onReload: @escaping @Sendable () -> String
     ) async {
         var stopping = false
         for await signal in signals {
             if signal == .sighup {
                 notifier.reloading()
-                let status = onReload()
+                // Off the cooperative pool: a reload reads files (the configuration, keys, the password file).
+                let status = await OffPool.run(onReload)
                 notifier.ready(status)
                 continue
             }
