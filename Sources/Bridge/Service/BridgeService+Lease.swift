@@ -197,7 +197,7 @@ extension BridgeService {
             break
         }
         if let failure = bridge.failure {
-            try? held.lease.release(epoch: held.epoch)
+            _ = try? await Self.offPool { try held.lease.release(epoch: held.epoch) }
             throw BridgeServiceError(.loopFailed, underlying: failure)
         }
         if shutdownAsked.load(ordering: .relaxed) || Task.isCancelled || Task.isShuttingDownGracefully {
