@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import ZeroMQ
 
 /// Keeps the journal's lease while the bridge is active: renews it every quarter of `leaseMs` on a thread of
 /// its own, and reports, once, when it is lost.
@@ -57,13 +58,12 @@ final class LeaseKeeper: Sendable {
 
     /// Starts renewing, and watching the deadline.
     func start() {
-        let renewing = Thread { [self] in
+        // Ended through `ended`, not joined: ``stop(waiting:)`` may leave a renewal hung on a dead connection.
+        _ = LoopThread.start(name: "lease-renew") { [self] in
             renewUntilStopped()
             ended.signal()
         }
-        renewing.name = "vivabridge-lease"
-        renewing.start()
-        let watching = Thread { [self] in
+        _ = LoopThread.start(name: "lease-deadline") { [self] in
             let checkMs = max(25, lease.leaseMs / 32)
             while !stopped.load(ordering: .acquiring) {
                 _ = wake.wait(timeout: .now() + .milliseconds(checkMs))
@@ -71,8 +71,6 @@ final class LeaseKeeper: Sendable {
             }
             ended.signal()
         }
-        watching.name = "vivabridge-lease-deadline"
-        watching.start()
     }
 
     /// Stops renewing (before the lease is released or given up); with `waiting`, waits for the threads, at
