@@ -1,4 +1,5 @@
 import Foundation
+import ZeroMQ
 
 /// A task executor with a thread of its own: a task started with it as its preference
 /// (`Task(executorPreference:)`) runs even while every thread of Swift's cooperative pool (which Dispatch's
@@ -13,9 +14,7 @@ final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
 
     /// Starts the executor's thread, named `name`.
     init(name: String) {
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.start()
+        _ = LoopThread.start(name: name) { [self] in run() }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
