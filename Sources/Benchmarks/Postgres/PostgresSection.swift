@@ -31,6 +31,17 @@ struct PostgresSection {
             do { try cluster.stop() } catch { log("postgres: stopping the cluster failed: \(error)") }
         }
         out.notes.append(serverNote(cluster))
+        let diskSync: LatencySummary?
+        do {
+            let sync = try DiskSyncProbe.measure(folder: cluster.folder)
+            diskSync = sync
+            out.notes.append(
+                "postgres: the disk's fdatasync beside the cluster's data, \(sync.count) syncs of 8 KiB: p50 "
+                    + "\(Format.micros(sync.p50)), p99 \(Format.micros(sync.p99)), max \(Format.micros(sync.max))")
+        } catch {
+            diskSync = nil
+            out.failures.append("postgres: the disk's fdatasync could not be timed: \(error)")
+        }
         out.notes.append("postgres: load average at start \(Self.loadAverage())")
 
         func measure(_ label: String, _ topology: Topology, paced: Bool, replyBytes: Int = 0) -> RunMeasurement? {
@@ -83,6 +94,7 @@ struct PostgresSection {
         }
         if let pacedPostgres, let pacedRaw {
             out.rows += pacedRows(pacedPostgres, raw: pacedRaw, sqlite: pacedSQLite)
+            if let diskSync { out.rows.append(diskRow(pacedPostgres, raw: pacedRaw, disk: diskSync)) }
         }
         return out
     }
@@ -135,6 +147,19 @@ struct PostgresSection {
                 baseline: "raw p99.9 \(Format.micros(raw.latency.p999))\(sqliteTail)",
                 ratio: postgres.latency.p999 / raw.latency.p999),
         ]
+    }
+
+    /// The paced p99 added as a multiple of the disk's own sync p99: what is left above the floor of the two
+    /// synced commits a sale makes (issue 49's goal: at most 2.5x).
+    private func diskRow(_ postgres: RunMeasurement, raw: RunMeasurement, disk: LatencySummary) -> Row {
+        let added = postgres.latency.p99 - raw.latency.p99
+        let multiple = added / disk.p99
+        return Row(
+            section: section,
+            figure: "p99 added at \(Format.count(pacedRate))/s, \(Self.journal), in the disk's fdatasync p99s",
+            value: String(format: "%.1fx", multiple),
+            baseline: "fdatasync p99 \(Format.micros(disk.p99)) (p50 \(Format.micros(disk.p50)))",
+            ratio: multiple, target: "<= 2.5x", verdict: multiple <= 2.5 ? .met : .notMet)
     }
 
     /// The server as it reports itself: version, and the settings a commit's cost depends on.
