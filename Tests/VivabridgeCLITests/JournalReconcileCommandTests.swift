@@ -1,6 +1,7 @@
 import Foundation
 import InterApp
 import TerminalSimulator
+import TestPostgres
 import Testing
 
 /// `vivabridge journal reconcile` against Viva's simulated back office on loopback (docs/CLOUD.md).
@@ -8,6 +9,17 @@ import Testing
 struct JournalReconcileCommandTests {
     @Test("matched sales and a sale made by hand at Viva: exit 1, the difference named, in text and JSON")
     func reconcileADay() async throws {
+        try await reconcile(journal: nil)
+    }
+
+    @Test("the same day on a journal in PostgreSQL")
+    func reconcileOnPostgres() async throws {
+        try await reconcile(journal: try PostgresCluster.shared().createDatabase())
+    }
+
+    /// Two sales through a bridge whose journal is `journal` (nil: a file), one made by hand at Viva, then the
+    /// day reconciled.
+    private func reconcile(journal: String?) async throws {
         // Viva's local time is UTC here, so that the day's transactions are the UTC day's at any hour.
         let ledger = CloudLedger(utcOffsetMinutes: 0)
         let backOffice = CloudBackOffice(
@@ -17,11 +29,13 @@ struct JournalReconcileCommandTests {
             ledger: ledger)
         let server = CloudBackOfficeServer(backOffice: backOffice)
         let port = try await server.start()
-        let bridge = try CLIBridge(lanes: [CLIBridge.lane()], ledger: ledger)
+        let bridge = try CLIBridge(lanes: [CLIBridge.lane()], journal: journal, ledger: ledger)
         #expect(try bridge.send(["sale", "--lane", "lane-1", "--amount", "12.00", "--id", "pos-1"]).status == 0)
         #expect(try bridge.send(["sale", "--lane", "lane-1", "--amount", "12.51", "--id", "pos-2"]).status == 1)
         ledger.recordSale(amount: 500, merchantTrns: "by-hand", terminalId: "16016684")
         let folder = bridge.folder
+        // The bridge made it for a journal file; on PostgreSQL it is made here for the secrets and the file.
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, value) in [("client-secret", "CLIENT-SECRET-VALUE"), ("api-key", "API-KEY-VALUE")] {
             _ = FileManager.default.createFile(
                 atPath: folder.appendingPathComponent(name).path, contents: Data(value.utf8),
@@ -30,7 +44,7 @@ struct JournalReconcileCommandTests {
         let url = "http://127.0.0.1:\(port)"
         let config = folder.appendingPathComponent("reconcile.yaml").path
         let yaml = """
-            journal: \(folder.path)/journal.sqlite
+            journal: \(journal ?? folder.path + "/journal.sqlite")
             terminal: {merchantKey: CLI-TEST-KEY}
             lanes:
               - {id: lane-1, endpoint: "tcp://127.0.0.1:7001", platform: ios}

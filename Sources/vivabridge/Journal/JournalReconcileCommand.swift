@@ -11,7 +11,7 @@ struct JournalReconcileCommand: AsyncParsableCommand {
         commandName: "reconcile",
         abstract: "Compare one day of the journal with Viva's transaction records.",
         discussion: """
-            Reads the journal and vivaCloud from the configuration, lists Viva's transactions of the day and \
+            Reads the journal (a file, or PostgreSQL) and vivaCloud from the configuration, lists Viva's transactions of the day and \
             the days either side (Viva dates them in the merchant's local time), and matches them on \
             clientTransactionId (Viva's MerchantTrns): matched, missing at Viva, missing in the journal, outcome \
             differs, amount differs. Exits 0 when everything matched, 1 when something differs, 2 when it could \
@@ -38,19 +38,25 @@ struct JournalReconcileCommand: AsyncParsableCommand {
             throw JournalCommand.fail(
                 "\(config) has no vivaCloud section: Viva's records cannot be asked (docs/CLOUD.md)", exitCode: 2)
         }
-        guard !configuration.journalIsShared else {
-            throw JournalCommand.fail(
-                "journal reconcile reads a journal file; this configuration's journal is on PostgreSQL", exitCode: 2)
-        }
         guard date.count == 10, let dayStart = JournalTimeBound.milliseconds(date) else {
             throw JournalCommand.fail("--date \(date): give a day as YYYY-MM-DD", exitCode: 2)
         }
         let day: Int64 = 86_400_000
         var commands: [ExportedCommand] = []
+        let (fromMs, toMs) = (dayStart - day, dayStart + 2 * day)
         do {
-            _ = try JournalExport.forEachFinished(
-                path: configuration.journal, fromMs: dayStart - day, toMs: dayStart + 2 * day
-            ) { commands.append($0) }
+            if configuration.journalIsShared {
+                let address = try PostgresAddress(
+                    url: configuration.journal, password: configuration.journalPassword,
+                    environment: ProcessInfo.processInfo.environment)
+                _ = try PostgresJournalExport.forEachFinished(address: address, fromMs: fromMs, toMs: toMs) {
+                    commands.append($0)
+                }
+            } else {
+                _ = try JournalExport.forEachFinished(path: configuration.journal, fromMs: fromMs, toMs: toMs) {
+                    commands.append($0)
+                }
+            }
         } catch {
             throw JournalCommand.fail("\(error)", exitCode: 2)
         }

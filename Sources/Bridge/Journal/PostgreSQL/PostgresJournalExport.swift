@@ -6,8 +6,8 @@ public enum PostgresJournalExport {
     /// One page: the finished commands after the last key read (`$1` created, `$2` seq), up to the last
     /// sequence when the export started (`$3`), within the time bounds (`$4`, `$5`), `$6` rows.
     static let page = """
-        SELECT seq, id, client, lane, action, outcome, \(JournalSQL.replyColumnNames.joined(separator: ", ")),
-            created_ms, updated_ms
+        SELECT seq, id, client, lane, action, outcome, client_transaction_id,
+            \(JournalSQL.replyColumnNames.joined(separator: ", ")), created_ms, updated_ms
         FROM commands WHERE (created_ms, seq) > ($1, $2) AND seq <= $3 AND state = 'final'
             AND created_ms >= $4 AND created_ms < $5
         ORDER BY created_ms, seq LIMIT $6
@@ -60,7 +60,7 @@ public enum PostgresJournalExport {
         do {
             func text(_ name: String) throws -> String? { try row[name].decode(String?.self) }
             func integer(_ name: String) throws -> Int? { try row[name].decode(Int64?.self).map(Int.init) }
-            return ExportedCommand(
+            var command = ExportedCommand(
                 id: try row["id"].decode(String.self), client: try text("client"), lane: try text("lane"),
                 action: try row["action"].decode(String.self), outcome: try text("outcome"),
                 summary: ReplySummary(
@@ -71,6 +71,8 @@ public enum PostgresJournalExport {
                     resolvedNote: try text("resolved_note")),
                 createdMs: try row["created_ms"].decode(Int64.self), updatedMs: try row["updated_ms"].decode(Int64.self)
             )
+            command.clientTransactionId = try text("client_transaction_id")
+            return command
         } catch {
             throw JournalError(path: address.location, "cannot be read: \(error)")
         }
