@@ -5,7 +5,9 @@ import TestPostgres
 import Testing
 
 /// `vivabridge journal reconcile` against Viva's simulated back office on loopback (docs/CLOUD.md).
-@Suite("journal reconcile: the day's journal against Viva's records")
+/// Serialized: each test waits for child processes on a thread of Swift's cooperative pool, which has one
+/// thread a core; two at once would hold all of it on a 2-core machine.
+@Suite("journal reconcile: the day's journal against Viva's records", .serialized)
 struct JournalReconcileCommandTests {
     @Test("matched sales and a sale made by hand at Viva: exit 1, the difference named, in text and JSON")
     func reconcileADay() async throws {
