@@ -17,7 +17,8 @@ struct RetentionFencingTests {
         // The next day's pass: its first batch is refused, leaseLost.
         leased.nextRetentionPass()
         try #require(try await leased.logged("standby: the journal's lease was lost", timeout: 60), "\(logs.text)")
-        #expect(leased.bridge.live.role == .standby)
+        // The line is logged as the active turn ends; the role turns standby as the next turn begins.
+        #expect(try await HTTPLimitsTests.waitUntil { leased.bridge.live.role == .standby })
         #expect(!logs.text.contains("journal retention: removing old commands failed"), "\(logs.text)")
         #expect(
             try await leased.logged("standby: another bridge holds the journal's lease", timeout: 60), "\(logs.text)")

@@ -30,6 +30,8 @@ struct StandbyHealthTests {
         leased.nextRetentionPass()
         try #require(
             try await leased.logged("standby: the journal's lease was lost", timeout: 60), "\(leased.logs.text)")
+        // The line is logged as the active turn ends; the role turns standby as the next turn begins.
+        #expect(try await HTTPLimitsTests.waitUntil { leased.bridge.live.role == .standby })
         // Sampled past the stall limit: the old loop's last turn is long gone by the end.
         let until = Date().addingTimeInterval(Double(HTTPRoutes.stallMs) / 1000 + 1.5)
         var answers: [HTTPProbe.Answer] = []

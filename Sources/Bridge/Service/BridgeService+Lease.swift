@@ -82,54 +82,56 @@ extension BridgeService {
         let found = Mutex<JournalLease?>(start)
         defer { lease = found.withLock { $0 } }
         do {
-            return try await cancelWhenGracefulShutdown {
-                var unreachable = false
-                var lastHolder: JournalLease.Holder?
-                var announced = !announce
-                while true {
-                    try Task.checkCancellation()
-                    do {
-                        let attempt = try await Self.offPool { () throws -> (HeldLease?, JournalLease.Holder?) in
-                            let link = try found.withLock { current in
-                                if let current { return current }
-                                let made = try JournalLease(address: address, instance: instance, leaseMs: leaseMs)
-                                current = made
-                                return made
-                            }
-                            let sent = DispatchTime.now().uptimeNanoseconds
-                            if let epoch = try link.tryAcquire() {
-                                return (HeldLease(lease: link, epoch: epoch, sentNs: sent), nil)
-                            }
-                            return (nil, try link.holder())
+            var unreachable = false
+            var lastHolder: JournalLease.Holder?
+            var announced = !announce
+            while true {
+                try Task.checkCancellation()
+                // Asked at each poll rather than through a handler: ServiceLifecycle's `cancelWhenGracefulShutdown`
+                // ends its watcher with an unstructured task on the cooperative pool, which a service run on an
+                // executor of its own would then wait for.
+                if Task.isShuttingDownGracefully { return nil }
+                do {
+                    let attempt = try await Self.offPool { () throws -> (HeldLease?, JournalLease.Holder?) in
+                        let link = try found.withLock { current in
+                            if let current { return current }
+                            let made = try JournalLease(address: address, instance: instance, leaseMs: leaseMs)
+                            current = made
+                            return made
                         }
-                        if unreachable {
-                            unreachable = false
-                            logger.notice("the journal's database answers again", metadata: ["instance": "\(instance)"])
+                        let sent = DispatchTime.now().uptimeNanoseconds
+                        if let epoch = try link.tryAcquire() {
+                            return (HeldLease(lease: link, epoch: epoch, sentNs: sent), nil)
                         }
-                        if let held = attempt.0 { return held }
-                        if !announced || attempt.1?.instance != lastHolder?.instance {
-                            announced = true
-                            lastHolder = attempt.1
-                            logger.notice(
-                                "standby: another bridge holds the journal's lease; this one takes over when it goes",
-                                metadata: [
-                                    "instance": "\(instance)", "holder": "\(attempt.1?.instance ?? "-")",
-                                    "epoch": "\(attempt.1?.epoch ?? 0)",
-                                ])
-                            onStandby()
-                        }
-                    } catch let error as JournalError where error.isFromNewerVersion {
-                        throw error
-                    } catch {
-                        if !unreachable {
-                            unreachable = true
-                            logger.warning(
-                                "standby: the journal's database cannot be reached; asking again every 250 ms",
-                                metadata: ["instance": "\(instance)", "error": "\(error)"])
-                        }
+                        return (nil, try link.holder())
                     }
-                    try await Task.sleep(for: .milliseconds(Self.standbyPollMs))
+                    if unreachable {
+                        unreachable = false
+                        logger.notice("the journal's database answers again", metadata: ["instance": "\(instance)"])
+                    }
+                    if let held = attempt.0 { return held }
+                    if !announced || attempt.1?.instance != lastHolder?.instance {
+                        announced = true
+                        lastHolder = attempt.1
+                        logger.notice(
+                            "standby: another bridge holds the journal's lease; this one takes over when it goes",
+                            metadata: [
+                                "instance": "\(instance)", "holder": "\(attempt.1?.instance ?? "-")",
+                                "epoch": "\(attempt.1?.epoch ?? 0)",
+                            ])
+                        onStandby()
+                    }
+                } catch let error as JournalError where error.isFromNewerVersion {
+                    throw error
+                } catch {
+                    if !unreachable {
+                        unreachable = true
+                        logger.warning(
+                            "standby: the journal's database cannot be reached; asking again every 250 ms",
+                            metadata: ["instance": "\(instance)", "error": "\(error)"])
+                    }
                 }
+                try await Task.sleep(for: .milliseconds(Self.standbyPollMs))
             }
         } catch is CancellationError {
             return nil
