@@ -204,6 +204,34 @@ struct UnknownResolvedFromVivaTests {
         #expect(harness.events.allSatisfy { !$0.topic.hasSuffix(".orphan") || $0.body.string("action") == "probe" })
     }
 
+    @Test("a late failure after a restart still disagrees with the success Viva's records resolved in the last run")
+    func lateCallbackDisagreesAfterRestart() async throws {
+        let viva = SimulatedVivaCloud()
+        try await viva.start()
+        defer { Task { await viva.stop() } }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("viva-argued-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try Self.harness(viva, behaviour: Self.callbackLost, journalFolder: folder)
+        try Self.unknownSale(first, id: "argued", amount: 1200, recorded: true)
+        let ctid = try #require(viva.ledger.entries.first?.merchantTrns)
+        first.advance(byMs: 1000)
+        try first.event("lane-1.sale.resolved") { $0.string("id") == "argued" }
+        first.bridge.stop()
+
+        let again = try Self.harness(viva, behaviour: Self.callbackLost, journalFolder: folder)
+        again.simulator.injectCallback(
+            lane: "lane-1",
+            url:
+                "interapp-callback://result?status=fail&message=Declined&action=sale&clientTransactionId=\(ctid)&amount=1200"
+        )
+        let disagreement = try again.event("lane-1.sale.disagreement") { $0.string("id") == "argued" }
+        #expect(disagreement.object("bridge")?.string("outcome") == "success")
+        #expect(disagreement.object("bridge")?.string("resolvedBy") == "viva")
+        #expect(disagreement.object("callback")?.string("status") == "failure")
+        let status = try Self.status(again, "argued") { _ in true }
+        #expect(status.string("outcome") == "success", "the resolution stands")
+    }
+
     @Test("a late success after Viva's records resolved failure completes the sale and publishes a disagreement")
     func lateSuccessAgainstResolvedFailure() async throws {
         let viva = SimulatedVivaCloud()

@@ -190,16 +190,19 @@ extension Correlator {
                 body: .disagreement(id: stored.id, lane: lane, action: stored.action.rawValue, details: details)))
     }
 
-    /// A late callback for a command Viva's records resolved this run, that the late-result rule does not
-    /// complete (a failure after a resolved success): journaled against the command and published as a
-    /// `disagreement`; the resolution stands. Returns whether it was one.
+    /// A late callback for a command Viva's records resolved, that the late-result rule does not complete (a
+    /// failure after a resolved success): journaled against the command and published as a `disagreement`; the
+    /// resolution stands. Returns whether it was one. The command is found from this run's resolutions, or in
+    /// the journal by id when its `clientTransactionId` is its id (what the bridge fills in when the command
+    /// had none): the journal has no index of the ids a client chose that holds successes.
     func lateCallbackAgainstVivaResolution(_ callback: ReceivedCallback, action: TerminalAction, lane: LaneState)
         -> Bool
     {
         guard let ctid = callback.clientTransactionId,
-            let id = vivaResolutions[Self.resolutionKey(lane: lane.id, action: action, ctid)],
-            let stored = try? store.finished(id: id), let outcome = stored.outcome,
-            (outcome == .success) != callback.isSuccess
+            let stored = try? store.finished(
+                id: vivaResolutions[Self.resolutionKey(lane: lane.id, action: action, ctid)] ?? ctid),
+            stored.lane == lane.id, stored.action == action, stored.clientTransactionId == ctid,
+            Self.resolvedByViva(stored), let outcome = stored.outcome, (outcome == .success) != callback.isSuccess
         else { return false }
         journalCallback(callback, lane: lane.id, matched: (stored.id, stored.seq), disposition: .late)
         logger.notice(
@@ -216,8 +219,7 @@ extension Correlator {
     /// After a late result completed `stored` (``completeLate(_:lane:_:)``): when Viva's records had
     /// resolved it otherwise, the two disagree, and that is published.
     func checkLateAgainstVivaResolution(_ stored: StoredCommand, _ callback: ReceivedCallback, lane: String) {
-        guard stored.replyObject?["resolved"]?.objectValue?["by"]?.stringValue == Self.vivaResolver,
-            let outcome = stored.outcome, (outcome == .success) != callback.isSuccess
+        guard Self.resolvedByViva(stored), let outcome = stored.outcome, (outcome == .success) != callback.isSuccess
         else { return }
         logger.notice(
             "a late callback disagrees with Viva's records, which resolved the command",
@@ -235,6 +237,11 @@ extension Correlator {
 
     private static func resolutionKey(lane: String, action: TerminalAction, _ ctid: String?) -> String {
         "\(lane)\u{1}\(action.rawValue)\u{1}\(ctid ?? "")"
+    }
+
+    /// Whether `stored`'s reply says Viva's records resolved it (`resolved.by`).
+    private static func resolvedByViva(_ stored: StoredCommand) -> Bool {
+        stored.replyObject?["resolved"]?.objectValue?["by"]?.stringValue == vivaResolver
     }
 
     private static func number(_ value: Int?) -> JSONValue { value.map { .number(JSONNumber($0)) } ?? .null }
