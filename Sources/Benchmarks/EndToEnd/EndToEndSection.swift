@@ -138,14 +138,15 @@ struct EndToEndSection {
         if let row = slices(withSubscriber, "a subscriber to every event (SUB over tcp)") { out.rows.append(row) }
         if let raw {
             let rawRate = "\(Format.rate(raw.salesPerSecond)) raw"
-            for (name, run) in [("normal", normal), ("full", full)] {
+            // The goals of docs/PERFORMANCE.md: `full` waits for the disk at each commit, so less is asked of it.
+            for (name, run, goal) in [("normal", normal, 0.5), ("full", full, 0.4)] {
                 guard let run else { continue }
                 let ratio = run.salesPerSecond / raw.salesPerSecond
                 out.rows.append(
                     Row(
                         section: section, figure: "sales/s, bridge+simulator, journal \(name)",
                         value: Format.rate(run.salesPerSecond), baseline: rawRate, ratio: ratio,
-                        target: ">= 0.50x raw", verdict: ratio >= 0.5 ? .met : .notMet))
+                        target: ">= \(String(format: "%.2f", goal))x raw", verdict: ratio >= goal ? .met : .notMet))
                 out.rows.append(
                     Row(
                         section: section, figure: "sales/s, bridge+simulator, journal \(name)",
