@@ -89,3 +89,20 @@ public struct VivaLookupSchedule: Sendable, Equatable {
         attempt - 1 < retryDelaysMs.count ? retryDelaysMs[max(0, attempt - 1)] : thenEveryMs
     }
 }
+
+extension VivaCloudConfiguration {
+    /// Viva's transactions of `days` (`YYYY-MM-DD`), one list call a day, with a client made for it and always
+    /// shut down: for the journal tools and a start, not for the running bridge (``VivaRecords``).
+    public func transactions(onDays days: [String]) async throws -> [DayTransaction] {
+        let client = try VivaCloudClient(settings: try clientSettings())
+        do {
+            var all: [DayTransaction] = []
+            for day in days { all += try await client.transactions(onDay: day) }
+            await client.shutdown()
+            return all
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+    }
+}

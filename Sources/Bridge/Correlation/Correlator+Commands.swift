@@ -138,22 +138,17 @@ extension Correlator {
         do {
             known = try store.find(id: command.id)
         } catch {
-            // Not knowing whether the id is new must never make a second terminal request.
-            logger.error("journal read failed", metadata: ["id": "\(command.id)", "error": "\(error)"])
             var lane: String?
             if case .terminal(let terminal) = command.body { lane = terminal.lane }
-            reject(
-                Rejection(
-                    .journalUnavailable,
-                    "the journal cannot be read, so whether id \(command.id) is new is not known; it was not sent; "
-                        + "try again later",
-                    id: command.id, lane: lane, action: command.action),
-                to: target)
+            rejectUnreadable(command, lane: lane, error, to: target)
             return true
         }
         switch known {
         case nil:
-            return false
+            return answerFilledByReference(command, to: target)
+        case .finished(let stored) where FilledCommand.isFilled(stored):
+            answerFilled(command, stored, to: target)
+            return true
         case .outstanding(let record):
             guard record.fingerprint == command.fingerprint else {
                 reject(conflict(command), to: target)
@@ -186,6 +181,58 @@ extension Correlator {
             }
             return true
         }
+    }
+
+    /// Not knowing whether a command is new must never make a second terminal request: it is refused.
+    private func rejectUnreadable(_ command: Command, lane: String?, _ error: any Error, to target: ReplyTarget) {
+        logger.error("journal read failed", metadata: ["id": "\(command.id)", "error": "\(error)"])
+        reject(
+            Rejection(
+                .journalUnavailable,
+                "the journal cannot be read, so whether id \(command.id) is new is not known; it was not sent; "
+                    + "try again later",
+                id: command.id, lane: lane, action: command.action),
+            to: target)
+    }
+
+    /// A new id whose sale names a `clientTransactionId` of its own that a command filled from Viva's records
+    /// holds (the journal lost the sale, and the till repeats it): answered from that command, never sent
+    /// again. Returns false when there is none (the command is new).
+    private func answerFilledByReference(_ command: Command, to target: ReplyTarget) -> Bool {
+        guard case .terminal(let terminal) = command.body, FilledCommand.answeredActions.contains(terminal.action),
+            let reference = terminal.clientTransactionId, reference != command.id,
+            case .finished(let stored)? = try? store.find(id: reference), FilledCommand.isFilled(stored)
+        else { return false }
+        answerFilled(command, stored, to: target)
+        return true
+    }
+
+    /// A repeat of a command filled from Viva's records (``FilledCommand``): its stored reply when it asks for
+    /// the money Viva recorded, else a conflict naming what Viva recorded under that reference.
+    private func answerFilled(_ command: Command, _ stored: StoredCommand, to target: ReplyTarget) {
+        guard case .terminal(let terminal) = command.body, FilledCommand.answers(terminal, stored),
+            let reply = FilledCommand.reply(stored, to: command, lane: terminal.lane)
+        else {
+            var lane: String?
+            if case .terminal(let terminal) = command.body { lane = terminal.lane }
+            reject(
+                Rejection(
+                    .idConflict,
+                    "\(stored.id) names a sale of \(stored.replyObject?["result"]?.objectValue?["amount"]?.intValue ?? 0) "
+                        + "cents that Viva's records hold and the journal was filled with after a restore; this "
+                        + "command asks for something else: use a new id (and clientTransactionId) for a new command",
+                    id: command.id, lane: lane, action: command.action),
+                to: target)
+            return
+        }
+        logger.notice(
+            "a repeated command was answered from Viva's record the restored journal was filled with; not sent again",
+            metadata: [
+                "id": "\(command.id)", "reference": "\(stored.id)", "outcome": "\(stored.outcome?.rawValue ?? "-")",
+            ])
+        guard target != .pull else { return }
+        metrics.command(action: stored.action.rawValue, outcome: stored.outcome ?? .unknown, elapsedMs: 0)
+        emit(.reply(target, id: command.id, reply))
     }
 
     /// A repeat of a command the journal holds with no outcome while nothing of it is in flight here (a

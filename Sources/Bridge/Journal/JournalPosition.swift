@@ -70,8 +70,10 @@ struct JournalPosition: Equatable, Sendable {
         return "is behind: it holds \(described), but this bridge had journaled \(recorded.described) (\(file)). "
             + "The commands and outcomes in between are missing (a backup restored, or a file copied over): a repeat "
             + "of one of them would be sent to the terminal again. Put the newer journal back if you have it; "
-            + "otherwise find the missing interval's sales in Viva's records, then run \(acceptGap) to record who "
-            + "accepted the gap and serve this journal (docs/JOURNAL.md, Backup and restore)"
+            + "otherwise fill the gap from Viva's records with `vivabridge journal fill-gap --config FILE --by NAME` "
+            + "(a bridge with vivaCloud does it at start), or find the missing interval's sales in Viva's records, "
+            + "then run \(acceptGap) to record who accepted the gap and serve this journal (docs/JOURNAL.md, Backup "
+            + "and restore)"
     }
 
     /// "command #N, outcome #M, epoch E", for messages.

@@ -67,6 +67,7 @@ final class BridgeLoop {
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
+        JournalGapAutoFill.fillIfBehind(configuration, logger: logger)
         journal = try JournalStores.open(
             configuration.journal, sync: configuration.journalSync, leaseEpoch: leaseEpoch,
             password: configuration.journalPassword)

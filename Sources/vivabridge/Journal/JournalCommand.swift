@@ -11,7 +11,7 @@ struct JournalCommand: ParsableCommand {
         subcommands: [
             JournalCheckCommand.self, JournalExportCommand.self, JournalUnknownCommand.self,
             JournalBackupCommand.self, JournalPruneCommand.self, JournalNewCommand.self, JournalAcceptGapCommand.self,
-            JournalReconcileCommand.self,
+            JournalFillGapCommand.self, JournalReconcileCommand.self,
         ]
     )
 

@@ -62,7 +62,7 @@ struct JournalReconcileCommand: AsyncParsableCommand {
         }
         let transactions: [DayTransaction]
         do {
-            transactions = try await Self.transactions(cloud, days: DayReconciliation.vivaDays(around: dayStart))
+            transactions = try await cloud.transactions(onDays: DayReconciliation.vivaDays(around: dayStart))
         } catch {
             throw JournalCommand.fail("Viva's records could not be read: \(error)", exitCode: 2)
         }
@@ -73,19 +73,5 @@ struct JournalReconcileCommand: AsyncParsableCommand {
             print(report.text, terminator: "")
         }
         if !report.differences.isEmpty { throw ExitCode(1) }
-    }
-
-    /// Viva's transactions of `days`, one list call a day; the client is always shut down.
-    private static func transactions(_ cloud: VivaCloudConfiguration, days: [String]) async throws -> [DayTransaction] {
-        let client = try VivaCloudClient(settings: try cloud.clientSettings())
-        do {
-            var all: [DayTransaction] = []
-            for day in days { all += try await client.transactions(onDay: day) }
-            await client.shutdown()
-            return all
-        } catch {
-            await client.shutdown()
-            throw error
-        }
     }
 }
