@@ -56,7 +56,7 @@ public final class CloudLedger: Sendable {
     public func recordSale(amount: Int, merchantTrns: String?, terminalId: String) -> CloudLedgerEntry? {
         let status: String
         switch OutcomeRule.outcome(forAmount: amount) {
-        case .approve: status = "F"
+        case .approve, .approveUnanswered: status = "F"
         case .decline, .hostError: status = "E"
         case .cardholderCancel: return nil
         }

@@ -101,7 +101,7 @@ struct CloudTerminalSessions {
         var answer = fields(sale)
         let approved: Bool
         switch OutcomeRule.outcome(forAmount: sale.amount) {
-        case .approve: approved = true
+        case .approve, .approveUnanswered: approved = true
         case .decline, .hostError: approved = false
         case .cardholderCancel:
             answer["success"] = false

@@ -19,6 +19,9 @@ public struct LaneBehaviour: Sendable, Equatable {
     /// When true, a sale aborted during card presentment also sends its own failure callback after the
     /// abort response (the app does this in some versions; the bridge must keep the abort).
     public var saleCallbackAfterAbort: Bool
+    /// A sale or pre-authorisation whose amount ends in these two digits (`54`: 20.54) is approved and never
+    /// answered (``ScriptedOutcome/approveUnanswered``), when the script is empty; nil: none is.
+    public var unansweredAmountEnding: Int?
 
     /// Creates a behaviour; the defaults answer at once, realistically, with no fault.
     public init(
@@ -28,7 +31,8 @@ public struct LaneBehaviour: Sendable, Equatable {
         encoding: CallbackEncoding = .realistic,
         fault: Fault? = nil,
         script: [ScriptedOutcome] = [],
-        saleCallbackAfterAbort: Bool = false
+        saleCallbackAfterAbort: Bool = false,
+        unansweredAmountEnding: Int? = nil
     ) {
         self.cardPresentment = cardPresentment
         self.host = host
@@ -37,6 +41,7 @@ public struct LaneBehaviour: Sendable, Equatable {
         self.fault = fault
         self.script = script
         self.saleCallbackAfterAbort = saleCallbackAfterAbort
+        self.unansweredAmountEnding = unansweredAmountEnding
     }
 
     /// A behaviour whose phases both last 0 ms: the lane answers as fast as it can (benchmarks).

@@ -8,4 +8,7 @@ public enum ScriptedOutcome: Sendable, Equatable {
     case cardholderCancel
     /// The card is read but the host cannot be reached or fails.
     case hostError
+    /// The host approves the sale, and the app never answers (killed after the approval, the phone dead): the
+    /// approval is recorded, in the back office's ledger too, and no callback leaves.
+    case approveUnanswered
 }

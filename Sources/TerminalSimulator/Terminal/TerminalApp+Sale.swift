@@ -14,8 +14,14 @@ extension TerminalApp {
             emit(url.url)
         case .success(var sale):
             sale.kind = kind
-            let outcome =
-                behaviour.script.isEmpty ? OutcomeRule.outcome(forAmount: sale.amount) : behaviour.script.removeFirst()
+            let outcome: ScriptedOutcome =
+                if !behaviour.script.isEmpty {
+                    behaviour.script.removeFirst()
+                } else if let ending = behaviour.unansweredAmountEnding, sale.amount % 100 == ending {
+                    .approveUnanswered
+                } else {
+                    OutcomeRule.outcome(forAmount: sale.amount)
+                }
             begin(
                 .sale(sale, outcome: outcome), callback: callback, screens: ScreenRequest.count(request),
                 in: .cardPresentment)
@@ -75,7 +81,7 @@ extension TerminalApp {
             accountNumber: card.accountNumber, cardType: card.cardType, verificationMethod: method)
         var url = builder(activity.callback)
         switch outcome {
-        case .approve, .cardholderCancel:
+        case .approve, .approveUnanswered, .cardholderCancel:
             let reference = nextReferenceNumber()
             let orderCode = random.digits(16, leadingNonZero: true)
             record.referenceNumber = reference
@@ -141,6 +147,11 @@ extension TerminalApp {
             url.add("authorisationCode", "")
             url.add("tid", terminalId)
             url.add("transactionDate", record.transactionDate!)
+        }
+        if outcome == .approveUnanswered {
+            self.record(record)
+            finish()
+            return
         }
         let written = url.url
         record.callbackURL = written

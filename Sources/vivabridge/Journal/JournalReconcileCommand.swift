@@ -19,8 +19,13 @@ struct JournalReconcileCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "The configuration file: its journal and its vivaCloud section.")
-    var config: String
+    @Option(
+        name: .long,
+        help: """
+            The configuration file: its journal and its vivaCloud section. Default: the embedded default's, \
+            whose vivaCloud is Viva's simulated back office that `vivabridge run` without --config starts.
+            """)
+    var config: String?
 
     @Option(name: .long, help: "The UTC day to reconcile, YYYY-MM-DD.")
     var date: String
@@ -29,14 +34,25 @@ struct JournalReconcileCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let (configuration, problems) = BridgeConfiguration.check(
-            file: config, environment: ProcessInfo.processInfo.environment)
-        if let problem = problems.all.first {
-            throw JournalCommand.fail("configuration refused: \(config): \(problem)", exitCode: 2)
+        let environment = ProcessInfo.processInfo.environment
+        let configuration: BridgeConfiguration
+        if let config {
+            let (checked, problems) = BridgeConfiguration.check(file: config, environment: environment)
+            if let problem = problems.all.first {
+                throw JournalCommand.fail("configuration refused: \(config): \(problem)", exitCode: 2)
+            }
+            configuration = checked
+        } else {
+            do {
+                configuration = try EmbeddedDefault.configuration(environment: environment, backOffice: true)
+            } catch {
+                throw JournalCommand.fail("the embedded default's configuration is refused: \(error)", exitCode: 2)
+            }
         }
         guard let cloud = configuration.vivaCloud else {
             throw JournalCommand.fail(
-                "\(config) has no vivaCloud section: Viva's records cannot be asked (docs/CLOUD.md)", exitCode: 2)
+                "\(config ?? "the configuration") has no vivaCloud section: Viva's records cannot be asked "
+                    + "(docs/CLOUD.md)", exitCode: 2)
         }
         guard date.count == 10, let dayStart = JournalTimeBound.milliseconds(date) else {
             throw JournalCommand.fail("--date \(date): give a day as YYYY-MM-DD", exitCode: 2)

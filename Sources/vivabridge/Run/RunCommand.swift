@@ -38,7 +38,7 @@ struct RunCommand: AsyncParsableCommand {
             if let config {
                 configuration = try BridgeConfiguration.load(file: config, environment: environment)
             } else {
-                configuration = try EmbeddedDefault.configuration(environment: environment)
+                configuration = try EmbeddedDefault.configuration(environment: environment, backOffice: true)
             }
         } catch let error as ConfigurationError {
             Self.fail("configuration refused: \(error)", exitCode: 2)
@@ -69,7 +69,10 @@ struct RunCommand: AsyncParsableCommand {
         if config == nil {
             // The embedded default's lanes are simulated here: bind them first, exactly where the bridge will
             // connect, so the bridge never attaches to relays some other process runs.
-            let simulator = Simulator(lanes: EmbeddedDefault.simulatedLanes(for: configuration), logger: logger)
+            let ledger = CloudLedger()
+            services.append(.init(service: try await Self.startBackOffice(ledger: ledger, environment: environment)))
+            let simulator = Simulator(
+                lanes: EmbeddedDefault.simulatedLanes(for: configuration), logger: logger, ledger: ledger)
             do {
                 try simulator.start()
             } catch {
@@ -126,6 +129,25 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             Self.fail(Self.describe(error), exitCode: Self.exitCode(error))
         }
+    }
+
+    /// Viva's simulated back office of the embedded default, on its port, recording what the simulated lanes
+    /// do in `ledger`; exits 1 when its port is taken.
+    private static func startBackOffice(ledger: CloudLedger, environment: [String: String]) async throws
+        -> BackOfficeService
+    {
+        let port = try EmbeddedDefault.backOfficePort(environment: environment)
+        let server = CloudBackOfficeServer(
+            backOffice: CloudBackOffice(credentials: EmbeddedDefault.backOfficeCredentials, ledger: ledger),
+            port: port)
+        do {
+            _ = try await server.start()
+        } catch {
+            fail(
+                "Viva's simulated back office could not start on 127.0.0.1:\(port): \(error) (move it with "
+                    + "VIVABRIDGE_SIMULATOR_BASEPORT: it follows the three lanes)", exitCode: 1)
+        }
+        return BackOfficeService(server: server)
     }
 
     /// 2 for what the operator must change in the set-up (a journal another bridge holds, or one a newer

@@ -11,3 +11,13 @@ struct SimulatorService: Service {
         simulator.stop()
     }
 }
+
+/// Viva's simulated back office (already listening) as a `Service`: stopped after the bridge.
+struct BackOfficeService: Service {
+    let server: CloudBackOfficeServer
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await server.stop()
+    }
+}

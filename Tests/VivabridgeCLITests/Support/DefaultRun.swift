@@ -7,18 +7,23 @@ struct DefaultRun {
     let child: ChildProcess
     let state: URL
 
+    /// The environment that puts a tool on this run's state folder and ports (`journal reconcile`).
+    let environment: [String: String]
+
     init(http: String) throws {
         state = FileManager.default.temporaryDirectory.appendingPathComponent("vivabridge-http-\(UUID().uuidString)")
+        environment = [
+            "VIVABRIDGE_STATE": state.path, "VIVABRIDGE_SIMULATOR_BASEPORT": String(Self.freePortBase()),
+        ]
         child = try ChildProcess(
             ["run"],
-            environment: [
+            environment: environment.merging([
                 "VIVABRIDGE_COMMAND": "tcp://127.0.0.1:*", "VIVABRIDGE_EVENTS": "tcp://127.0.0.1:*",
-                "VIVABRIDGE_HTTP": http, "VIVABRIDGE_STATE": state.path,
-                "VIVABRIDGE_SIMULATOR_BASEPORT": String(Self.freePortBase()),
-            ])
+                "VIVABRIDGE_HTTP": http,
+            ]) { $1 })
     }
 
-    /// Three ports in a row below Linux's ephemeral range (32768 on), where no `*` bind of a parallel
+    /// Four ports in a row (three lanes, Viva's simulated back office) below Linux's ephemeral range (32768 on), where no `*` bind of a parallel
     /// test can land, and away from the embedded default's 6001.
     static func freePortBase() -> Int { Int.random(in: 20_000...32_000) }
 
