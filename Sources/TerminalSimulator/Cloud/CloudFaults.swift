@@ -48,4 +48,9 @@ public struct CloudCredentials: Sendable, Equatable {
         self.merchantId = merchantId
         self.apiKey = apiKey
     }
+
+    /// The demo credentials of the embedded default and `vivabridge simulate --cloud`: client `demo-pos` with
+    /// secret `DEMO-CLIENT-SECRET`, merchant `demo-merchant` with API key `DEMO-API-KEY`.
+    public static let demo = CloudCredentials(
+        clientId: "demo-pos", clientSecret: "DEMO-CLIENT-SECRET", merchantId: "demo-merchant", apiKey: "DEMO-API-KEY")
 }

@@ -32,8 +32,7 @@ enum EmbeddedDefault {
 
     /// The credentials the simulated back office takes, and the embedded default's `vivaCloud:` sends: demo
     /// values, written to files in the state folder as a real configuration names its secrets.
-    static let backOfficeCredentials = CloudCredentials(
-        clientId: "demo-pos", clientSecret: "DEMO-CLIENT-SECRET", merchantId: "demo-merchant", apiKey: "DEMO-API-KEY")
+    static let backOfficeCredentials = CloudCredentials.demo
 
     /// A sale whose amount ends in this (20.54) is approved on a simulated lane and never answered, as when the
     /// terminal app is killed after the approval: its result is `unknown` until Viva's records settle it.

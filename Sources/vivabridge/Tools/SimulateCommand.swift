@@ -79,6 +79,16 @@ struct SimulateCommand: ParsableCommand {
             valueName: "KEY|FILE"))
     var allowKeys: [String] = []
 
+    @Option(
+        name: .customLong("unanswered-ending"),
+        help: ArgumentHelp(
+            "Approve a sale whose amount ends in these two digits and never answer it (the app killed after the "
+                + "approval), as the embedded default does with 54.", valueName: "NN"))
+    var unansweredEnding: Int?
+
+    @OptionGroup(title: "Viva's simulated back office")
+    var cloud: SimulatedCloudOptions
+
     func validate() throws {
         guard (1...1024).contains(lanes) else { throw ValidationError("--lanes must be between 1 and 1024.") }
         guard basePort == 0 || ((1...65535).contains(basePort) && basePort + lanes - 1 <= 65535) else {
@@ -86,6 +96,9 @@ struct SimulateCommand: ParsableCommand {
         }
         guard cardMilliseconds >= 0, hostMilliseconds >= 0, screenMilliseconds >= 0 else {
             throw ValidationError("--card-ms, --host-ms and --screen-ms must not be negative.")
+        }
+        if let unansweredEnding, !(0...99).contains(unansweredEnding) {
+            throw ValidationError("--unanswered-ending takes two digits, 00 to 99")
         }
         _ = try relaySecretKey()
         _ = try allowedBridgeKeys()
@@ -122,12 +135,15 @@ struct SimulateCommand: ParsableCommand {
             let recorder = try RequestRecorder(path: record)
             observer = { recorder.record($0) }
         }
+        let ledger = cloud.port == nil ? nil : CloudLedger(seed: seed)
+        let backOffice = try ledger.map { try cloud.start(ledger: $0, seed: seed) }
         let simulator = Simulator(
             lanes: simulatedLanes(), seed: seed, logger: verbose ? stderrLogger() : nil, requestObserver: observer,
-            allowedBridgeKeys: try allowedBridgeKeys())
+            allowedBridgeKeys: try allowedBridgeKeys(), ledger: ledger)
         let endpoints = try simulator.start()
         // One unbuffered write, so that a script reading a pipe sees every line at once.
-        let lines = simulatedLanes().map { "\($0.id) \(endpoints[$0.id] ?? $0.endpoint) \($0.platform.rawValue)\n" }
+        var lines = simulatedLanes().map { "\($0.id) \(endpoints[$0.id] ?? $0.endpoint) \($0.platform.rawValue)\n" }
+        if let backOffice { lines.append("viva-cloud \(backOffice.url)\n") }
         FileHandle.standardOutput.write(Data(lines.joined().utf8))
 
         // SIGINT and SIGTERM are ignored as signals and taken as events, whichever thread they hit.
@@ -142,6 +158,7 @@ struct SimulateCommand: ParsableCommand {
         stopped.wait()
         for source in sources { source.cancel() }
         simulator.stop()
+        backOffice?.stop()
     }
 
     /// The lanes asked for: `lane-i` at base-port + i - 1.
@@ -151,7 +168,7 @@ struct SimulateCommand: ParsableCommand {
             cardPresentment: zeroDelay ? phases : .milliseconds(cardMilliseconds),
             host: zeroDelay ? phases : .milliseconds(hostMilliseconds),
             screens: zeroDelay ? phases : .milliseconds(screenMilliseconds),
-            encoding: encoding == .clean ? .clean : .realistic)
+            encoding: encoding == .clean ? .clean : .realistic, unansweredAmountEnding: unansweredEnding)
         return (1...lanes).map { index in
             let lanePlatform: SimulatorPlatform =
                 switch platform {
