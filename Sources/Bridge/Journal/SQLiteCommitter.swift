@@ -8,6 +8,8 @@ final class SQLiteCommitter: JournalCommitter {
     /// Whether the connection waits for a lock another holds (``Journal/retryWhileBusy``), or gives up at
     /// once (``commitUnlessBusy(_:)``).
     private let waits: BusyWaits
+    /// The commit's statements, kept for this connection.
+    private let prepared = PreparedCommit()
 
     private final class BusyWaits: Sendable {
         let on = Atomic(true)
@@ -23,8 +25,7 @@ final class SQLiteCommitter: JournalCommitter {
     }
 
     func commit(_ turns: [[JournalEntry]]) throws {
-        try database.inCachedTransaction { db in
-            let appends = try Journal.LogAppends(db)
+        try database.inPreparedTransaction(prepared) { db, appends in
             for entries in turns { try Journal.write(entries, in: db, with: appends) }
         }
     }
@@ -40,5 +41,8 @@ final class SQLiteCommitter: JournalCommitter {
         }
     }
 
-    func close() { try? database.close() }
+    func close() {
+        prepared.drop()
+        try? database.close()
+    }
 }
