@@ -37,7 +37,7 @@ public final class Bridge: Sendable {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        context = try Context(ioThreads: 1, maxSockets: 1024)
+        context = try Context(ioThreads: Self.ioThreads(lanes: configuration.lanes.count), maxSockets: 1024)
         control = ControlChannel()
         let metrics = BridgeMetrics(lanes: configuration.lanes.map(\.id))
         self.metrics = metrics
@@ -47,6 +47,18 @@ public final class Bridge: Sendable {
         zap = try BridgeLoop.startZAP(
             configuration.security, context: context, logger: logger,
             onRefused: { metrics.clientsRefused.increment() })
+    }
+
+    /// The lanes one ZeroMQ I/O thread serves at most before the bridge starts another (up to
+    /// ``maxIOThreads``): libzmq cancels a connection's heartbeat timer by walking every timer of its I/O
+    /// thread, so a heartbeat costs in proportion to the links of its thread (docs/PERFORMANCE.md, "Many lanes").
+    static let lanesPerIOThread = 1250
+    static let maxIOThreads = 8
+
+    /// ZeroMQ I/O threads for `lanes` lanes at start: one for up to ``lanesPerIOThread``, then one more for each
+    /// such share; a reload that adds lanes keeps the count the start chose.
+    static func ioThreads(lanes: Int) -> Int32 {
+        Int32(min(maxIOThreads, max(1, (lanes + lanesPerIOThread - 1) / lanesPerIOThread)))
     }
 
     /// Replaces the client allow-list (a SIGHUP reload): a removed client is refused from its next
