@@ -111,8 +111,8 @@ final class PostgresJournal: JournalStore {
         do {
             return try link.query(sql, binds)
         } catch let problem as PostgresProblem {
-            guard let range = problem.description.range(of: PostgresLeaseSQL.lostMarker) else { throw problem }
-            let holder = problem.description[range.upperBound...].prefix { $0 != "\"" }
+            guard problem.sqlState == PostgresLeaseSQL.lostState else { throw problem }
+            let holder = problem.detail.map { " held by \($0)" } ?? " another bridge's"
             throw JournalError(
                 path: link.address.location,
                 "\(JournalError.leaseLostPhrase) (epoch \(leaseEpoch); the lease is now\(holder)): \(nothing). "

@@ -20,6 +20,15 @@ enum PostgresLeaseSQL {
             SELECT 1, COALESCE((SELECT CAST(value AS BIGINT) FROM meta WHERE key = 'epoch'), 0), '', '-infinity'
         ON CONFLICT (id) DO NOTHING
         """,
+        """
+        CREATE OR REPLACE FUNCTION vivabridge_lease_lost(holder TEXT, epoch BIGINT) RETURNS INTEGER
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION 'the journal''s lease is held by % at epoch %', holder, epoch
+                USING ERRCODE = '\(lostState)', DETAIL = holder || ' at epoch ' || epoch;
+        END
+        $$
+        """,
     ]
 
     /// Takes the lease when it is free (expired or released): a new epoch, `$1` the instance, `$2` the lease's
@@ -44,8 +53,9 @@ enum PostgresLeaseSQL {
     /// Who holds the lease: instance, epoch, and whether it is still running.
     static let holder = "SELECT instance, epoch, expires_at > clock_timestamp() FROM journal_lease WHERE id = 1"
 
-    /// The marker a commit refused by the lease carries in PostgreSQL's message.
-    static let lostMarker = "vivabridge-lease-lost"
+    /// The SQLSTATE of a statement refused by the lease (`vivabridge_lease_lost`, created with the lease's row):
+    /// a class of its own, so that the refusal is told by its code, never by its words.
+    static let lostState = "VBL01"
 
     /// A commit's lease check, as common table expressions that precede its writes: the lease row of epoch `$6`,
     /// unexpired, locked `FOR SHARE` until the commit ends (a takeover's `UPDATE` waits for it, and one that
@@ -61,14 +71,15 @@ enum PostgresLeaseSQL {
         """
     }
 
-    /// Fails the statement, so none of its writes is kept, when the check found no lease: the message names
-    /// who holds it (a cast of a column's value, which PostgreSQL cannot fold into an error at planning).
+    /// Fails the statement, so none of its writes is kept, when the check found no lease: ``lostState``, its
+    /// detail naming who holds it (a volatile function of the row, which PostgreSQL calls only for a row the
+    /// check leaves, never at planning).
     static let refuseWithoutLease = refuseWithoutLease()
 
     /// ``refuseWithoutLease`` with `more` after its one column (`, NULL, …`: as many as the statement's).
     static func refuseWithoutLease(_ more: String = "") -> String {
         """
-        SELECT CAST('\(lostMarker): held by ' || l.instance || ' at epoch ' || l.epoch AS INTEGER)\(more)
+        SELECT vivabridge_lease_lost(l.instance, l.epoch)\(more)
         FROM journal_lease l WHERE l.id = 1 AND NOT EXISTS (SELECT 1 FROM fence)
         """
     }

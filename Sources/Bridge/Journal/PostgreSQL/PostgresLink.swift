@@ -167,6 +167,8 @@ struct PostgresProblem: Error, CustomStringConvertible {
     let description: String
     /// The server's SQLSTATE, when the server refused the statement.
     let sqlState: String?
+    /// The server's detail, when it gave one.
+    var detail: String?
 
     init(_ error: any Error, address: PostgresAddress) {
         if let problem = error as? PostgresProblem {
@@ -179,6 +181,7 @@ struct PostgresProblem: Error, CustomStringConvertible {
             return
         }
         sqlState = error.serverInfo?[.sqlState]
+        detail = error.serverInfo?[.detail]
         if let message = error.serverInfo?[.message] {
             description = "PostgreSQL at \(address.location) said: \(message) (SQLSTATE \(sqlState ?? "-"))"
         } else if let underlying = error.underlying {
