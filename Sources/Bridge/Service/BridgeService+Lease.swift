@@ -66,6 +66,12 @@ extension BridgeService {
         let sentNs: UInt64
     }
 
+    /// One poll of the lease: taken, or held (by the holder named, nil when none is running).
+    private enum LeaseAttempt: Sendable {
+        case taken(HeldLease)
+        case held(by: JournalLease.Holder?)
+    }
+
     private enum ServeEnd {
         case shutDown
         case lostToAnother
@@ -82,17 +88,16 @@ extension BridgeService {
         let found = Mutex<JournalLease?>(start)
         defer { lease = found.withLock { $0 } }
         do {
-            var unreachable = false
-            var lastHolder: JournalLease.Holder?
-            var announced = !announce
+            var watch = StandbyWatch(announce: announce)
             while true {
                 try Task.checkCancellation()
                 // Asked at each poll rather than through a handler: ServiceLifecycle's `cancelWhenGracefulShutdown`
                 // ends its watcher with an unstructured task on the cooperative pool, which a service run on an
                 // executor of its own would then wait for.
                 if Task.isShuttingDownGracefully { return nil }
+                let actions: [StandbyWatch.Action]
                 do {
-                    let attempt = try await Self.offPool { () throws -> (HeldLease?, JournalLease.Holder?) in
+                    let attempt = try await Self.offPool { () throws -> LeaseAttempt in
                         let link = try found.withLock { current in
                             if let current { return current }
                             let made = try JournalLease(address: address, instance: instance, leaseMs: leaseMs)
@@ -101,34 +106,35 @@ extension BridgeService {
                         }
                         let sent = DispatchTime.now().uptimeNanoseconds
                         if let epoch = try link.tryAcquire() {
-                            return (HeldLease(lease: link, epoch: epoch, sentNs: sent), nil)
+                            return .taken(HeldLease(lease: link, epoch: epoch, sentNs: sent))
                         }
-                        return (nil, try link.holder())
+                        return .held(by: try link.holder())
                     }
-                    if unreachable {
-                        unreachable = false
-                        logger.notice("the journal's database answers again", metadata: ["instance": "\(instance)"])
-                    }
-                    if let held = attempt.0 { return held }
-                    if !announced || attempt.1?.instance != lastHolder?.instance {
-                        announced = true
-                        lastHolder = attempt.1
-                        logger.notice(
-                            "standby: another bridge holds the journal's lease; this one takes over when it goes",
-                            metadata: [
-                                "instance": "\(instance)", "holder": "\(attempt.1?.instance ?? "-")",
-                                "epoch": "\(attempt.1?.epoch ?? 0)",
-                            ])
-                        onStandby()
+                    switch attempt {
+                    case .taken(let held): return held
+                    case .held(let holder): actions = watch.answered(holder: holder)
                     }
                 } catch let error as JournalError where error.isFromNewerVersion {
                     throw error
                 } catch {
-                    if !unreachable {
-                        unreachable = true
+                    actions = []
+                    if watch.failed() {
                         logger.warning(
                             "standby: the journal's database cannot be reached; asking again every 250 ms",
                             metadata: ["instance": "\(instance)", "error": "\(error)"])
+                    }
+                }
+                for action in actions {
+                    switch action {
+                    case .databaseAnswers:
+                        logger.notice("the journal's database answers again", metadata: ["instance": "\(instance)"])
+                    case .standby(let holder, let epoch):
+                        logger.notice(
+                            "standby: another bridge holds the journal's lease; this one takes over when it goes",
+                            metadata: [
+                                "instance": "\(instance)", "holder": "\(holder ?? "-")", "epoch": "\(epoch ?? 0)",
+                            ])
+                        onStandby()
                     }
                 }
                 try await Task.sleep(for: .milliseconds(Self.standbyPollMs))
