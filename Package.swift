@@ -130,7 +130,7 @@ let package = Package(
             dependencies: [
                 "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "InterApp", "ZeroMQ",
                 // The postgres section starts its own cluster, as the tests do.
-                "TestPostgres", "CCallgrind",
+                "LocalPostgres", "CCallgrind",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -138,10 +138,10 @@ let package = Package(
             path: "Sources/Benchmarks",
             swiftSettings: strict
         ),
-        .target(name: "LoopbackPorts", path: "Tests/LoopbackPorts", swiftSettings: strict),
-        // A PostgreSQL 15 cluster the tests start themselves (for the journal on PostgreSQL).
-        .target(
-            name: "TestPostgres", dependencies: ["LoopbackPorts"], path: "Tests/TestPostgres", swiftSettings: strict),
+        // Free loopback ports, and a PostgreSQL 15 cluster of a process's own: for the tests and the benchmark, never
+        // a dependency of the bridge.
+        .target(name: "LoopbackPorts", swiftSettings: strict),
+        .target(name: "LocalPostgres", dependencies: ["LoopbackPorts"], swiftSettings: strict),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "LoopbackPorts"], swiftSettings: strict),
         .testTarget(
             name: "InterAppTests",
@@ -162,7 +162,7 @@ let package = Package(
             name: "BridgeTests",
             dependencies: [
                 "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ZeroMQ", "InterApp", "LoopbackPorts",
-                "TestPostgres", "VivaCloud",
+                "LocalPostgres", "VivaCloud",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -175,7 +175,7 @@ let package = Package(
             name: "VivabridgeCLITests",
             dependencies: [
                 "vivabridge", "Bridge", "BridgeClient", "TerminalSimulator", "InterApp", "ZeroMQ", "ContractSchema",
-                "TestPostgres", "LoopbackPorts",
+                "LocalPostgres", "LoopbackPorts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,6 @@
 import Foundation
+import LocalPostgres
 import TerminalSimulator
-import TestPostgres
 import Testing
 
 @testable import Bridge

@@ -1,7 +1,7 @@
 import Foundation
+import LocalPostgres
 import Logging
 import TerminalSimulator
-import TestPostgres
 import Testing
 
 @testable import Bridge

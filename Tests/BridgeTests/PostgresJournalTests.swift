@@ -1,8 +1,8 @@
 import Foundation
 import InterApp
+import LocalPostgres
 import Logging
 import TerminalSimulator
-import TestPostgres
 import Testing
 
 @testable import Bridge

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import InterApp
+import LocalPostgres
 import TerminalSimulator
-import TestPostgres
 import Testing
 import ZeroMQ
 

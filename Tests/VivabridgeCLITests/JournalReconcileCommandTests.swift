@@ -1,7 +1,7 @@
 import Foundation
 import InterApp
+import LocalPostgres
 import TerminalSimulator
-import TestPostgres
 import Testing
 
 /// `vivabridge journal reconcile` against Viva's simulated back office on loopback (docs/CLOUD.md).

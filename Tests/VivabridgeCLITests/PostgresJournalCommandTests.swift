@@ -1,6 +1,6 @@
 import Foundation
 import InterApp
-import TestPostgres
+import LocalPostgres
 import Testing
 
 /// `vivabridge journal …` on a journal in PostgreSQL (`--journal postgresql://…`), as an operator runs them,

@@ -1,9 +1,9 @@
 import BridgeClient
 import Foundation
 import InterApp
+import LocalPostgres
 import LoopbackPorts
 import TerminalSimulator
-import TestPostgres
 import Testing
 
 /// Two `vivabridge run` processes on one PostgreSQL journal: one active by the journal's lease, the other

@@ -1,4 +1,4 @@
-"""A PostgreSQL cluster of the standby run's own, as Tests/TestPostgres/PostgresCluster.swift starts one: Debian's
+"""A PostgreSQL cluster of the standby run's own, as Sources/LocalPostgres/PostgresCluster.swift starts one: Debian's
 `postgresql` package (scripts/setup-deps), `initdb` into a temporary folder, `pg_ctl start` on a free loopback
 port with trust authentication, then one role and one database for the journal. The server refuses to run as
 root: as root, `initdb`, `pg_ctl` and `psql` run as the `postgres` user (`runuser`), in a folder it owns."""

@@ -1,6 +1,6 @@
 import Bridge
 import Foundation
-import TestPostgres
+import LocalPostgres
 
 /// The journal on PostgreSQL beside the journal on SQLite, in the same run: bridge + simulator in closed
 /// loops, and paced at a low rate against the raw relay at that rate. The server is a PostgreSQL cluster

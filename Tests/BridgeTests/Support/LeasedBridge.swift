@@ -1,6 +1,6 @@
 import Foundation
+import LocalPostgres
 import Logging
-import TestPostgres
 import Testing
 
 @testable import Bridge

@@ -1,8 +1,8 @@
 import BridgeClient
 import Foundation
 import InterApp
+import LocalPostgres
 import TerminalSimulator
-import TestPostgres
 import Testing
 import ZeroMQ
 

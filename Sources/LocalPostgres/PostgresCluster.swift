@@ -1,10 +1,10 @@
 import Foundation
 import LoopbackPorts
 
-/// A PostgreSQL 15 cluster of the tests' own (Debian's `postgresql` package, `scripts/setup-deps`): `initdb`
-/// into a temporary folder, `pg_ctl start` on a free loopback port with trust authentication on loopback, one
-/// for the whole test process (``shared()``), stopped when the process exits. Each test takes a database of
-/// its own (``createDatabase()``).
+/// A PostgreSQL 15 cluster of the process's own, for the tests and the benchmark (Debian's `postgresql`
+/// package, `scripts/setup-deps`): `initdb` into a temporary folder, `pg_ctl start` on a free loopback port with
+/// trust authentication on loopback, one for the whole process (``shared()``), stopped when the process exits.
+/// Each test takes a database of its own (``createDatabase()``).
 ///
 /// The server refuses to run as root: as root (CI), `initdb` and `pg_ctl` run as the `postgres` user, in a
 /// folder it owns.
