@@ -13,31 +13,6 @@ import ZeroMQ
 /// Serialized: its bridge, relays and back office run beside blocking receives on the cooperative pool.
 @Suite("Filling a restored journal's gap from Viva's records", .serialized)
 struct JournalFillGapTests {
-    /// Sends each command in turn to a new bridge on `configuration` once its lane is up, then stops it; returns
-    /// the replies.
-    static func serve(
-        _ configuration: BridgeConfiguration, _ simulator: Simulator, start: Int, commands: [String]
-    ) throws -> [JSONObject] {
-        let bridge = try Bridge(
-            configuration: configuration, logger: Logger(label: "fill-gap", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let bound = try bridge.start()
-        defer { bridge.stop() }
-        #expect(simulator.waitForHello(lane: "lane-1", count: start, timeout: .seconds(10)))
-        #expect(bridge.awaitLanesUp(["lane-1"], timeout: .seconds(10)), "the relay never answered hello")
-        let context = try Context()
-        defer { context.terminate() }
-        let client = try Socket(context, .dealer)
-        defer { client.close() }
-        try client.setReceiveTimeout(10_000)
-        try client.connect(bound.command)
-        return try commands.map { command in
-            try client.send([Array(command.utf8)])
-            let frames = try #require(try client.receive(), "no reply to \(command)")
-            let last = try #require(frames.last)
-            return try #require(try JSONValue.parse(last).objectValue)
-        }
-    }
-
     static func sale(_ id: String, _ amount: Int, reference: String? = nil) -> String {
         let named = reference.map { #","clientTransactionId":"\#($0)""# } ?? ""
         return #"{"id":"\#(id)","lane":"lane-1","action":"sale","amount":\#(amount)\#(named)}"#
@@ -97,7 +72,7 @@ struct JournalFillGapTests {
         let configFile = try writeConfig("vivabridge.yaml")
         let configuration = try BridgeConfiguration.load(file: configFile, environment: [:])
 
-        let before = try Self.serve(configuration, simulator, start: 1, commands: [Self.sale("s1", 100)])
+        let before = try JournalRestoreTests.serve(configuration, simulator, start: 1, commands: [Self.sale("s1", 100)])
         #expect(before.first?["outcome"]?.stringValue == "success", "\(before)")
         let backup = folder.appendingPathComponent("journal-backup.sqlite").path
         let (backedUp, backupOutput) = try JournalRestoreTests.run(
@@ -105,7 +80,7 @@ struct JournalFillGapTests {
         #expect(backedUp == 0, "\(backupOutput)")
         // The interval the backup lacks: two sales, one declined (an amount ending in 51), one naming its own
         // clientTransactionId.
-        let lost = try Self.serve(
+        let lost = try JournalRestoreTests.serve(
             configuration, simulator, start: 2,
             commands: [Self.sale("s2", 200), Self.sale("s3", 351), Self.sale("s4", 400, reference: "till-4-ref")])
         #expect(lost.map { $0["outcome"]?.stringValue } == ["success", "failure", "success"], "\(lost)")
@@ -136,7 +111,7 @@ struct JournalFillGapTests {
             }
         }
 
-        let repeats = try Self.serve(
+        let repeats = try JournalRestoreTests.serve(
             configuration, simulator, start: 3,
             commands: [
                 Self.sale("s2", 200), Self.sale("s3", 351), Self.sale("s4", 400, reference: "till-4-ref"),

@@ -48,33 +48,41 @@ struct JournalRestoreTests {
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
+    /// Sends each command in turn to the `start`th bridge on `configuration` once its lane is up, then stops
+    /// it; returns the replies.
+    static func serve(
+        _ configuration: BridgeConfiguration, _ simulator: Simulator, start: Int, commands: [String]
+    ) throws -> [JSONObject] {
+        let bridge = try Bridge(
+            configuration: configuration, logger: Logger(label: "restore", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let bound = try bridge.start()
+        defer { bridge.stop() }
+        #expect(simulator.waitForHello(lane: "lane-1", count: start, timeout: .seconds(10)))
+        #expect(bridge.awaitLanesUp(["lane-1"], timeout: .seconds(10)), "the relay never answered hello")
+        let context = try Context()
+        defer { context.terminate() }
+        let client = try Socket(context, .dealer)
+        defer { client.close() }
+        try client.setReceiveTimeout(10_000)
+        try client.connect(bound.command)
+        return try commands.map { command in
+            try client.send([Array(command.utf8)])
+            let frames = try #require(try client.receive(), "no reply to \(command)")
+            let last = try #require(frames.last)
+            return try #require(try JSONValue.parse(last).objectValue)
+        }
+    }
+
     /// The `start`th bridge on `configuration` and `simulator`, its sales sent one at a time once its link
     /// is up, then stopped; returns the epoch it ran under.
     static func serve(
         _ configuration: BridgeConfiguration, _ simulator: Simulator, start: Int, sales: ClosedRange<Int>
     ) throws -> Int {
-        let bridge = try Bridge(
-            configuration: configuration, logger: Logger(label: "restore", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let bound = try bridge.start()
-        #expect(simulator.waitForHello(lane: "lane-1", count: start, timeout: .seconds(10)))
-        #expect(bridge.awaitLanesUp(["lane-1"], timeout: .seconds(10)), "the relay never answered hello")
-        do {
-            defer { bridge.stop() }
-            let context = try Context()
-            defer { context.terminate() }
-            let client = try Socket(context, .dealer)
-            defer { client.close() }
-            try client.setReceiveTimeout(10_000)
-            try client.connect(bound.command)
-            for index in sales {
-                try client.send([
-                    Array(#"{"id":"s\#(index)","lane":"lane-1","action":"sale","amount":\#(index)00}"#.utf8)
-                ])
-                let frames = try #require(try client.receive())
-                let last = try #require(frames.last)
-                let reply = try #require(try JSONValue.parse(last).objectValue)
-                #expect(reply["outcome"]?.stringValue == "success", "s\(index): \(reply)")
-            }
+        let replies = try serve(
+            configuration, simulator, start: start,
+            commands: sales.map { #"{"id":"s\#($0)","lane":"lane-1","action":"sale","amount":\#($0)00}"# })
+        for (index, reply) in zip(sales, replies) {
+            #expect(reply["outcome"]?.stringValue == "success", "s\(index): \(reply)")
         }
         return try DatabaseQueue(path: configuration.journal).read { db in
             try Int.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'epoch'") ?? 0
