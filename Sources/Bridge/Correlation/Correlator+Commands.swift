@@ -200,9 +200,16 @@ extension Correlator {
     /// again. Returns false when there is none (the command is new).
     private func answerFilledByReference(_ command: Command, to target: ReplyTarget) -> Bool {
         guard case .terminal(let terminal) = command.body, FilledCommand.answeredActions.contains(terminal.action),
-            let reference = terminal.clientTransactionId, reference != command.id,
-            case .finished(let stored)? = try? store.find(id: reference), FilledCommand.isFilled(stored)
+            let reference = terminal.clientTransactionId, reference != command.id
         else { return false }
+        let known: CommandStore.Known?
+        do {
+            known = try store.find(id: reference)
+        } catch {
+            rejectUnreadable(command, lane: terminal.lane, error, to: target)
+            return true
+        }
+        guard case .finished(let stored)? = known, FilledCommand.isFilled(stored) else { return false }
         answerFilled(command, stored, to: target)
         return true
     }
