@@ -11,9 +11,15 @@ actor TokenCache {
     private let fetch: @Sendable () async throws(VivaCloudError) -> AccessTokenResponse
     private var entry: Entry?
     private var inFlight: Task<Entry, any Error>?
+    /// Where the fetch runs (nil: the cooperative pool).
+    private let executor: (any TaskExecutor)?
 
-    /// `fetch` asks Viva for a new token.
-    init(fetch: @escaping @Sendable () async throws(VivaCloudError) -> AccessTokenResponse) {
+    /// `fetch` asks Viva for a new token, on `executor` when given.
+    init(
+        executor: (any TaskExecutor)? = nil,
+        fetch: @escaping @Sendable () async throws(VivaCloudError) -> AccessTokenResponse
+    ) {
+        self.executor = executor
         self.fetch = fetch
     }
 
@@ -27,7 +33,7 @@ actor TokenCache {
         } else {
             let fetch = self.fetch
             let clock = self.clock
-            task = Task {
+            task = Task(executorPreference: executor) {
                 let started = clock.now
                 let response = try await fetch()
                 return Entry(token: Secret(response.accessToken), renewAt: started + Self.usableFor(response.expiresIn))

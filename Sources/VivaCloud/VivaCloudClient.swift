@@ -26,9 +26,12 @@ public final class VivaCloudClient: Sendable {
     ///   - settings: the URLs, credentials and limits.
     ///   - logger: where calls are logged (the call, the status, the attempt; never a header or a body).
     ///   - observer: told of every exchange, for metrics.
-    public init(settings: VivaCloudSettings, logger: Logger? = nil, observer: VivaCloudObserver? = nil)
-        throws(VivaCloudError)
-    {
+    ///   - executor: where the client's own tasks (the token's fetch) run; nil: the cooperative pool. A caller
+    ///     whose pool may be held by blocking calls gives a thread of its own.
+    public init(
+        settings: VivaCloudSettings, logger: Logger? = nil, observer: VivaCloudObserver? = nil,
+        executor: (any TaskExecutor)? = nil
+    ) throws(VivaCloudError) {
         try settings.validate()
         let logger = logger ?? Logger(label: "vivabridge.viva-cloud", factory: { _ in SwiftLogNoOpLogHandler() })
         let timeout = TimeAmount.nanoseconds(
@@ -47,7 +50,7 @@ public final class VivaCloudClient: Sendable {
         self.settings = settings
         self.http = http
         self.transport = transport
-        self.tokens = TokenCache { () async throws(VivaCloudError) -> AccessTokenResponse in
+        self.tokens = TokenCache(executor: executor) { () async throws(VivaCloudError) -> AccessTokenResponse in
             try await Self.fetchToken(transport, settings: settings)
         }
     }

@@ -25,7 +25,7 @@ struct LiveLaneTests {
         #expect(harness.simulator.waitForPhase(lane: "lane-1", .cardPresentment, timeout: .seconds(10)))
 
         var lanes = harness.configuration.lanes
-        lanes[0].endpoint = relayB
+        lanes[0].transport = .relay(endpoint: relayB)
         harness.bridge.reloadLanes(lanes)
         #expect(
             harness.logs.waitForLine(containingAll: ["lane changed by the reload; it waits", #""lane": lane-1"#]) != nil
@@ -122,7 +122,7 @@ struct LiveLaneTests {
     func swapEndpoints() throws {
         let harness = try BridgeHarness(lanes: [Self.lane("lane-1"), Self.lane("lane-2")])
         var lanes = harness.configuration.lanes
-        (lanes[0].endpoint, lanes[1].endpoint) = (lanes[1].endpoint, lanes[0].endpoint)
+        (lanes[0].transport, lanes[1].transport) = (lanes[1].transport, lanes[0].transport)
         harness.bridge.reloadLanes(lanes)
         try harness.event("lane-1.lane.connected") { $0.string("endpoint") == lanes[0].endpoint }
         try harness.event("lane-2.lane.connected") { $0.string("endpoint") == lanes[1].endpoint }

@@ -89,10 +89,18 @@ extension BridgeConfiguration {
             // A security block that was refused has its own problem; what depends on it would only echo it.
             problems.record(exposureProblems(config, lanePaths: lanePaths))
         }
+        if config.vivaCloud == nil, let index = config.lanes.firstIndex(where: { $0.relayEndpoint == nil }) {
+            problems.record(
+                ConfigurationError(
+                    key: "\(lanePaths[index]).cloud",
+                    "drives lane \(config.lanes[index].id) through Viva's Cloud Terminal API, which needs vivaCloud: "
+                        + "(the credentials of Viva's cloud, docs/CLOUD.md); add it, or give the lane a relay's endpoint"))
+        }
         if config.lanes.isEmpty && !problems.all.contains(where: { $0.key.hasPrefix("lanes") }) {
             problems.record(ConfigurationError(key: "lanes", "must list at least one lane (id, endpoint, platform)"))
         }
-        for (path, lane) in zip(lanePaths, config.lanes) where lane.terminal.merchantKey.allSatisfy(\.isWhitespace) {
+        for (path, lane) in zip(lanePaths, config.lanes)
+        where lane.relayEndpoint != nil && lane.terminal.merchantKey.allSatisfy(\.isWhitespace) {
             problems.record(
                 ConfigurationError(
                     key: "\(path).merchantKey",
@@ -211,21 +219,64 @@ extension BridgeConfiguration {
                 key: "\(path).id", "must be 1 to 64 printable ASCII characters with no space and no dot, not \(id)")
         }
         guard !takenIds.contains(id) else { throw ConfigurationError(key: "\(path).id", "duplicate lane id \(id)") }
-        guard let endpointNode = item["endpoint"] else {
-            throw ConfigurationError(key: "\(path).endpoint", "is required")
-        }
-        let laneEndpoint = try endpoint(endpointNode, "\(path).endpoint", allowWildcardPort: false)
-        guard let platformNode = item["platform"] else {
+        let transport = try transport(item, path: path)
+        let platform: Platform
+        if let platformNode = item["platform"] {
+            let platformText = try scalar(platformNode, "\(path).platform")
+            guard let named = Platform(rawValue: platformText) else {
+                throw ConfigurationError(key: "\(path).platform", "must be ios or android, not \(platformText)")
+            }
+            platform = named
+        } else if case .cloud = transport {
+            // The platform decides only the inter-app URLs and callbacks, which a cloud lane never uses.
+            platform = .android
+        } else {
             throw ConfigurationError(key: "\(path).platform", "is required (ios or android)")
         }
-        let platformText = try scalar(platformNode, "\(path).platform")
-        guard let platform = Platform(rawValue: platformText) else {
-            throw ConfigurationError(key: "\(path).platform", "must be ios or android, not \(platformText)")
-        }
         let settings = try terminal(item, path: path, base: defaults, ignoring: laneKeys)
-        var lane = LaneConfiguration(id: id, endpoint: laneEndpoint, platform: platform, terminal: settings)
+        var lane = LaneConfiguration(id: id, transport: transport, platform: platform, terminal: settings)
         lane.relayPublicKey = try publicKey(item, inline: "relayPublicKey", file: "relayPublicKeyFile", path: path)
+        if lane.relayPublicKey != nil, lane.relayEndpoint == nil {
+            throw ConfigurationError(
+                key: "\(path).relayPublicKey", "is for a relay lane; a cloud lane is reached over HTTPS to Viva: remove it")
+        }
         return lane
+    }
+
+    /// A lane's `endpoint` (a relay) or `cloud: {terminalId, cashRegisterId}` (Viva's Cloud Terminal API): one,
+    /// not both.
+    private static func transport(_ item: ConfigTree, path: String) throws(ConfigurationError) -> LaneTransport {
+        switch (item["endpoint"], item["cloud"]) {
+        case (let endpointNode?, nil):
+            return .relay(endpoint: try endpoint(endpointNode, "\(path).endpoint", allowWildcardPort: false))
+        case (nil, let cloudNode?):
+            guard case .mapping(let pairs) = cloudNode else {
+                throw ConfigurationError(key: "\(path).cloud", "must be a mapping with terminalId and cashRegisterId")
+            }
+            try rejectUnknownKeys(pairs, allowed: ["terminalId", "cashRegisterId"], path: "\(path).cloud")
+            guard let terminalNode = cloudNode["terminalId"] else {
+                throw ConfigurationError(
+                    key: "\(path).cloud.terminalId", "is required: the terminal id (TID) Viva shows for the device")
+            }
+            guard let registerNode = cloudNode["cashRegisterId"] else {
+                throw ConfigurationError(
+                    key: "\(path).cloud.cashRegisterId", "is required: the till's id, which Viva's sessions are kept under")
+            }
+            return .cloud(
+                CloudTerminal(
+                    terminalId: try nonEmpty(terminalNode, "\(path).cloud.terminalId"),
+                    cashRegisterId: try nonEmpty(registerNode, "\(path).cloud.cashRegisterId")))
+        case (_?, _?):
+            throw ConfigurationError(
+                key: path,
+                "has both endpoint (a relay on the device) and cloud (Viva's Cloud Terminal API): a lane is reached one "
+                    + "way; keep one")
+        case (nil, nil):
+            throw ConfigurationError(
+                key: "\(path).endpoint",
+                "is required (a relay's ZeroMQ endpoint), or cloud: {terminalId, cashRegisterId} for a terminal driven "
+                    + "through Viva's cloud")
+        }
     }
 
     private static func terminal(
@@ -261,7 +312,9 @@ extension BridgeConfiguration {
         var seen: [String: String] = [:]
         var clashes: [ConfigurationError] = []
         let own = config.ownEndpoints
-        let lanes = zip(lanePaths, config.lanes).map { ("\($0).endpoint", $1.endpoint) }
+        let lanes = zip(lanePaths, config.lanes).compactMap { path, lane in
+            lane.relayEndpoint.map { ("\(path).endpoint", $0) }
+        }
         for (key, endpoint) in own + lanes where !endpoint.hasSuffix(":*") {
             let canonical = endpoint.replacingOccurrences(of: "://localhost:", with: "://127.0.0.1:")
             if let other = seen[canonical] {

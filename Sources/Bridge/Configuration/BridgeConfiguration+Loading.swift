@@ -16,7 +16,7 @@ extension BridgeConfiguration {
     /// The keys of `terminal:` and of each lane's own terminal settings.
     static let terminalKeys: [String] = ["merchantKey", "appId", "callback", "timeoutMs"]
     /// The keys a lane may hold besides the terminal keys.
-    static let laneKeys: [String] = ["id", "endpoint", "platform", "relayPublicKey", "relayPublicKeyFile"]
+    static let laneKeys: [String] = ["id", "endpoint", "cloud", "platform", "relayPublicKey", "relayPublicKeyFile"]
 
     /// `VIVABRIDGE_` variables that belong to the tools, not to the configuration: never refused. (The
     /// journal's PostgreSQL password, `VIVABRIDGE_JOURNAL_PASSWORD`, is read but never a key.)

@@ -147,7 +147,7 @@ extension BridgeConfiguration {
         if let security = config.security {
             guard security.requireLaneKeys else { return [] }
             return zip(lanePaths, config.lanes).compactMap { path, lane in
-                lane.relayPublicKey == nil
+                lane.relayPublicKey == nil && lane.relayEndpoint != nil
                     ? ConfigurationError(
                         key: "\(path).relayPublicKey",
                         "is required with security (pin the relay's key), or set security.requireLaneKeys: false")

@@ -118,12 +118,12 @@ public struct TerminalSettings: Sendable, Equatable {
     public init() {}
 }
 
-/// One lane: a terminal app, its relay's endpoint, and its dialect.
+/// One lane: a terminal app, how the bridge reaches it (a relay's endpoint, or Viva's cloud), and its dialect.
 public struct LaneConfiguration: Sendable, Equatable {
     /// The lane's id, as commands name it.
     public var id: String
-    /// The relay's endpoint the bridge connects to.
-    public var endpoint: String
+    /// How the bridge reaches the lane's terminal.
+    public var transport: LaneTransport
     /// The terminal app's platform, which decides the callback dialect.
     public var platform: Platform
     /// This lane's terminal settings (defaults merged with its own keys).
@@ -131,12 +131,33 @@ public struct LaneConfiguration: Sendable, Equatable {
     /// The relay's CURVE public key (Z85), pinned: the link is CURVE and comes up only with that relay.
     public var relayPublicKey: String?
 
-    /// Creates a lane.
+    /// Creates a relay lane.
     public init(id: String, endpoint: String, platform: Platform, terminal: TerminalSettings = TerminalSettings()) {
+        self.init(id: id, transport: .relay(endpoint: endpoint), platform: platform, terminal: terminal)
+    }
+
+    /// Creates a lane reached by `transport`.
+    public init(
+        id: String, transport: LaneTransport, platform: Platform, terminal: TerminalSettings = TerminalSettings()
+    ) {
         self.id = id
-        self.endpoint = endpoint
+        self.transport = transport
         self.platform = platform
         self.terminal = terminal
+    }
+
+    /// Where the lane is reached, as logs, events and `lanes` show it: the relay's endpoint, or
+    /// `viva-cloud:<terminalId>` for a cloud lane.
+    public var endpoint: String {
+        switch transport {
+        case .relay(let endpoint): endpoint
+        case .cloud(let terminal): "viva-cloud:\(terminal.terminalId)"
+        }
+    }
+
+    /// The relay's endpoint; nil for a cloud lane, which has no link of its own.
+    public var relayEndpoint: String? {
+        if case .relay(let endpoint) = transport { endpoint } else { nil }
     }
 
     /// The settings the URL builder needs.

@@ -62,6 +62,10 @@ extension Correlator {
             reject(rejection, to: target)
             return
         }
+        if case .cloud = lane.configuration.transport, let refusal = CloudLaneCommand.refusal(terminal, id: command.id) {
+            reject(refusal, to: target)
+            return
+        }
         if terminal.action != .abort, let what = Self.busyWith(lane.inFlight.activity) {
             reject(
                 rejection(
@@ -96,6 +100,10 @@ extension Correlator {
         }
         record.receivedMs = now
         emit(.journal(store.accept(record, atMs: now)))
+        if case .cloud(let device) = lane.configuration.transport {
+            sendThroughCloud(record, terminal, lane: lane, device: device)
+            return
+        }
         guard lane.connected else {
             let why =
                 if case .greeting = lane.link.connection { "its relay has not answered the bridge's hello" } else {

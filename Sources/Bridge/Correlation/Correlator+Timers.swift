@@ -55,6 +55,7 @@ extension Correlator {
             endLookup(record)
             return
         }
+        if expireCloud(record) { return }
         finalize(
             record,
             .outcome(.unknown, "no callback before the deadline; the terminal may still have completed it"),

@@ -178,6 +178,16 @@ extension Correlator {
         _ stored: StoredCommand, lane: String, source: String, message: String, bridge: JSONObject,
         viva: JSONObject? = nil, callback: JSONObject? = nil
     ) {
+        publishDisagreement(
+            id: stored.id, action: stored.action, lane: lane, source: source, message: message, bridge: bridge,
+            viva: viva, callback: callback)
+    }
+
+    /// Publishes `<lane>.<action>.disagreement` of command `id`.
+    func publishDisagreement(
+        id: String, action: TerminalAction, lane: String, source: String, message: String, bridge: JSONObject,
+        viva: JSONObject? = nil, callback: JSONObject? = nil
+    ) {
         var details = JSONObject()
         details["source"] = .string(source)
         details["message"] = .string(message)
@@ -186,8 +196,8 @@ extension Correlator {
         if let callback { details["callback"] = .object(callback) }
         emit(
             .publish(
-                topic: .command(lane: lane, action: stored.action.rawValue, .disagreement),
-                body: .disagreement(id: stored.id, lane: lane, action: stored.action.rawValue, details: details)))
+                topic: .command(lane: lane, action: action.rawValue, .disagreement),
+                body: .disagreement(id: id, lane: lane, action: action.rawValue, details: details)))
     }
 
     /// A late callback for a command Viva's records resolved, that the late-result rule does not complete (a

@@ -1,3 +1,4 @@
+import Foundation
 import InterApp
 import Logging
 
@@ -40,6 +41,11 @@ final class Correlator {
     /// The commands Viva's records resolved this run, by lane, action and `clientTransactionId`: a late
     /// callback that disagrees with one is told apart from an orphan.
     var vivaResolutions: [String: String] = [:]
+    /// The journal's identity, the namespace of cloud sessions' ids (``cloudSessionId(of:)``): set by the loop
+    /// before ``restore()`` when a lane is a cloud lane.
+    var cloudJournalIdentity: UUID?
+    /// The cloud lanes' commands whose session is in flight at Viva, by session id.
+    var cloudSessions: [String: CloudSessionInFlight] = [:]
     private var effects: [Effect] = []
     private var lookupCounter = 0
 
@@ -133,7 +139,10 @@ final class Correlator {
                     event: .unknown)
                 continue
             }
-            if action == .abort {
+            if case .cloud(let device) = lane.configuration.transport {
+                if action != .abort, lane.inFlight.activity.isIdle { lane.inFlight.start(record) }
+                resumeThroughCloud(record, lane: lane, device: device)
+            } else if action == .abort {
                 lane.inFlight.addAbort(record)
             } else if lane.inFlight.activity.isIdle {
                 lane.inFlight.start(record)

@@ -1,4 +1,5 @@
 import InterApp
+import VivaCloud
 
 /// Something the correlator decided and the loop carries out: journal writes first, in one commit,
 /// then the network effects in order.
@@ -7,6 +8,9 @@ enum Effect {
     case journal(JournalEntry)
     /// A message for a lane's relay; `recordId` names the command whose URL this is, if any.
     case send(lane: String, message: RelayMessage, recordId: String?)
+    /// A request for Viva's Cloud Terminal API, for a cloud lane's session; `recordId` names the command it
+    /// starts, if any (a command that ended before its commit is not sent).
+    case cloud(CloudLaneRequest, recordId: String?)
     /// A reply to a command's sender, serialized; `id` is the command's (what a rollback drops).
     case reply(ReplyTarget, id: String?, [UInt8])
     /// A snapshot's reply (`lanes`): the loop writes the event stream's position into its result as it
@@ -35,4 +39,18 @@ extension Correlator {
         case .pull: emit(.publish(topic: pullTopic(), body: .reply(id: reply.id, bytes)))
         }
     }
+}
+
+/// What the loop hands to the cloud lanes' poller (``CloudSessionPoller``), in order.
+enum CloudLaneRequest: Sendable, Equatable {
+    /// Post a new command's session (journaled).
+    case begin(CloudTerminalSale)
+    /// Take up a command journaled before a restart: its session is asked for before anything is posted.
+    case resume(CloudTerminalSale)
+    /// The client's `abort`: delete the session; it ends by its own answer.
+    case abort(sessionId: String)
+    /// The command's deadline passed: delete the session and ask for it until it ends.
+    case deadlinePassed(sessionId: String)
+    /// The command ended here without its session (past every bound): stop asking for it.
+    case forget(sessionId: String)
 }

@@ -137,6 +137,23 @@ struct LaneLinkState: Equatable {
         return true
     }
 
+    /// A cloud lane's link, which is Viva's cloud itself: up once opened and while the last call to Viva was
+    /// answered, down while it was not. There is no `hello`: Viva answers for every terminal.
+    mutating func cloudReachable(_ reachable: Bool) -> LinkAction {
+        switch (connection, reachable) {
+        case (.up, true), (.down, false): return .ignore
+        case (_, true):
+            connection = .up
+            return .announce
+        case (.up, false):
+            connection = .down
+            return .announce
+        case (.greeting, false):
+            connection = .down
+            return .quiet
+        }
+    }
+
     /// The link went down (ZeroMQ reported it disconnected). What is in flight is not the link's: it stays.
     mutating func linkDown() -> LinkAction {
         switch connection {

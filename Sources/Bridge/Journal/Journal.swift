@@ -169,6 +169,17 @@ final class Journal: JournalStore {
     }
 
     /// Counts one more start of the bridge and returns the new epoch.
+    /// The `journal_id` in `meta`, which every open establishes (``JournalIdentity``).
+    func journalIdentity() throws -> UUID {
+        let text = try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [JournalIdentity.metaKey])
+        }
+        guard let text, let id = UUID(uuidString: text) else {
+            throw JournalError(path: path, "has no identity in meta (journal_id); it cannot name cloud sessions")
+        }
+        return id
+    }
+
     func nextEpoch() throws -> Int {
         // Past the epoch the position file recorded too: a journal restored from before a later start must not
         // give the relays an epoch they have seen, or lower (they ignore such a bridge's hello).

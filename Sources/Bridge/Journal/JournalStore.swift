@@ -1,3 +1,5 @@
+import Foundation
+
 /// The journal as the bridge's loop uses it: one seam, whose records are ``JournalEntry`` values.
 ///
 /// The correlator (through ``CommandStore``) and the loop know only this protocol, never which store holds
@@ -13,6 +15,10 @@ protocol JournalStore: AnyObject {
 
     /// Counts one more start of the bridge and returns the new epoch.
     func nextEpoch() throws -> Int
+
+    /// The journal's identity, made once and kept for its life: the namespace of cloud sessions' ids, so that
+    /// two journals on one Viva account never name one session, and a command's id always names its own.
+    func journalIdentity() throws -> UUID
 
     /// A connection of its own for the journal writer's thread (``JournalWriter``).
     func makeCommitter() throws -> any JournalCommitter

@@ -89,6 +89,16 @@ extension BridgeLoop {
                         correlator.sendFailed(lane: lane, recordId: recordId)
                     }
                 }
+            case .cloud(let request, let recordId):
+                if let recordId, correlator.store.record(id: recordId) == nil {
+                    logger.notice(
+                        "cloud request not sent: its command ended before its journal commit completed",
+                        metadata: ["id": "\(recordId)"])
+                    continue
+                }
+                if !carryToCloud(request), let recordId, let lane = correlator.store.record(id: recordId)?.lane {
+                    correlator.sendFailed(lane: lane, recordId: recordId)
+                }
             case .reply(let target, let id, let reply):
                 sendReply(reply, id: id, to: target)
             case .snapshotReply(let target, var reply):

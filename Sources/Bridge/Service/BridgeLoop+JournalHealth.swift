@@ -94,6 +94,7 @@ extension BridgeLoop {
         switch effect {
         case .journal(let entry): return Self.entry(entry, belongsTo: ids)
         case .send(_, _, let recordId): return recordId.map(ids.contains) ?? false
+        case .cloud(_, let recordId): return recordId.map(ids.contains) ?? false
         case .reply(_, let id, _): return id.map(ids.contains) ?? false
         case .snapshotReply, .openLink, .closeLink: return false
         case .publish(_, let body): return body.id.map(ids.contains) ?? false

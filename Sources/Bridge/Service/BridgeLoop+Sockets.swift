@@ -108,6 +108,11 @@ extension BridgeLoop {
     /// Links `lane`, and watches its router when the link made it: what the router reads goes to the
     /// correlator, what its monitor says to ``readMonitor(_:)``.
     func open(_ lane: LaneConfiguration) throws {
+        guard lane.relayEndpoint != nil else {
+            // A cloud lane has no link of its own: Viva's cloud is its link (``CloudLanes``).
+            correlator.cloudLaneOpened(lane.id)
+            return
+        }
         guard let router = try links.open(lane).newRouter else { return }
         try sockets.watch(router.socket, stage: .link) { [unowned self] in readRelays(router) }
         try sockets.watch(router.monitor, stage: .monitor) { [unowned self] in readMonitor(router) }

@@ -19,6 +19,9 @@ public enum RejectionCode: String, Sendable, CaseIterable {
     /// The action exists, but not on the lane's platform (v1.1): `transactionDetails` on an iOS lane. The
     /// error's `platforms` names the platforms whose terminal app has it.
     case unsupportedOnPlatform = "unsupported_on_platform"
+    /// (v1.3) The action, or one of its fields, cannot be carried by the lane's transport: a cloud lane
+    /// (Viva's Cloud Terminal API) runs `sale`, `pre_auth` and `abort`. Nothing was sent.
+    case unsupportedOnTransport = "unsupported_on_transport"
     /// The `lane` is not in the configuration.
     case unknownLane = "unknown_lane"
     /// The lane already runs a transaction.

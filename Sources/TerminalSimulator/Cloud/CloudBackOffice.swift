@@ -76,7 +76,9 @@ public final class CloudBackOffice: Sendable {
         }
         state.withLock { state in
             response.delayMs = state.faults.latencyMs
-            state.log.append(CloudRequestRecord(method: request.method, path: request.path, status: response.status))
+            state.log.append(CloudRequestRecord(
+                    method: request.method, path: request.path, status: response.status,
+                    body: request.path.hasPrefix("/ecr/") ? request.body : []))
         }
         return response
     }

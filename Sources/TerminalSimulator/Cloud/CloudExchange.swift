@@ -52,4 +52,6 @@ public struct CloudRequestRecord: Sendable, Equatable {
     /// The path, without the query.
     public var path: String
     public var status: Int
+    /// The request's body (a sale's JSON; the token's form holds no secret the back office did not issue).
+    public var body: [UInt8] = []
 }

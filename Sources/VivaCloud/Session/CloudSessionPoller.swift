@@ -31,14 +31,19 @@ public actor CloudSessionPoller {
     private let pollInterval: Duration
     private let emit: @Sendable (CloudSessionEvent) -> Void
     private let logger: Logger
+    /// Where each request's task runs (nil: the cooperative pool).
+    private let executor: (any TaskExecutor)?
     private var entries: [String: Entry] = [:]
     private var reachable: Bool?
 
-    /// A poller of `client`'s sessions, polling every `pollInterval` (the configuration's `pollMs`).
+    /// A poller of `client`'s sessions, polling every `pollInterval` (the configuration's `pollMs`); each
+    /// request runs on `executor` when given (a thread of its own: a pool held by blocking calls never delays
+    /// a session).
     public init(
         client: VivaCloudClient, pollInterval: Duration, logger: Logger = Logger(label: "vivabridge.cloud"),
-        emit: @escaping @Sendable (CloudSessionEvent) -> Void
+        executor: (any TaskExecutor)? = nil, emit: @escaping @Sendable (CloudSessionEvent) -> Void
     ) {
+        self.executor = executor
         self.client = client
         self.pollInterval = pollInterval
         self.logger = logger
@@ -66,6 +71,12 @@ public actor CloudSessionPoller {
     /// The command's deadline passed: the session is deleted and asked for until it ends.
     public func deadlinePassed(sessionId: String) {
         event(sessionId) { $0.deadlinePassed() }
+    }
+
+    /// Stops driving the session (its command ended without it, past every bound); an answer still under way
+    /// is dropped.
+    public func forget(sessionId: String) {
+        entries[sessionId] = nil
     }
 
     /// Polls every session in flight every poll interval until cancelled.
@@ -131,32 +142,40 @@ public actor CloudSessionPoller {
             break
         }
         let client = client
-        Task {
+        Task(executorPreference: executor) { [self] in
             switch action {
             case .post:
                 let answer = await Self.capture { () async throws(VivaCloudError) in try await client.startSale(sale) }
-                postAnswered(sessionId, answer)
+                await postAnswered(sessionId, answer)
             case .askSession:
                 let answer = await Self.capture { () async throws(VivaCloudError) in
                     try await client.session(id: sessionId, cashRegisterId: sale.cashRegisterId)
                 }
-                sawReachable(answer.isAnswered)
-                answered(sessionId) { $0.sessionAnswered(answer) }
+                await sessionAnswered(sessionId, answer)
             case .askTransaction(let id):
                 let answer = await Self.capture { () async throws(VivaCloudError) in
                     try await client.transaction(id: id)
                 }
-                sawReachable(answer.isAnswered)
-                answered(sessionId) { $0.transactionAnswered(answer) }
+                await transactionAnswered(sessionId, answer)
             case .deleteSession:
                 let answer = await Self.capture { () async throws(VivaCloudError) in
                     try await client.abortSession(id: sessionId, cashRegisterId: sale.cashRegisterId)
                 }
-                sawReachable(answer.isAnswered)
+                await sawReachable(answer.isAnswered)
             case .none, .finish:
                 break
             }
         }
+    }
+
+    private func sessionAnswered(_ sessionId: String, _ answer: Result<CloudTerminalSessionState, VivaCloudError>) {
+        sawReachable(answer.isAnswered)
+        answered(sessionId) { $0.sessionAnswered(answer) }
+    }
+
+    private func transactionAnswered(_ sessionId: String, _ answer: Result<CheckoutTransaction, VivaCloudError>) {
+        sawReachable(answer.isAnswered)
+        answered(sessionId) { $0.transactionAnswered(answer) }
     }
 
     private func postAnswered(_ sessionId: String, _ answer: Result<Void, VivaCloudError>) {

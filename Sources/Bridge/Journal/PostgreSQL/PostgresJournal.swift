@@ -1,3 +1,4 @@
+import Foundation
 import PostgresNIO
 import Synchronization
 
@@ -57,6 +58,20 @@ final class PostgresJournal: JournalStore {
     func nextEpoch() throws -> Int {
         if let leaseEpoch { return leaseEpoch }
         return Int(try link.query(PostgresJournalSQL.nextEpoch).first?.decode(Int64.self) ?? 0)
+    }
+
+    /// The `journal_id` in `meta`, written by the first bridge that asks (the standby then reads the same).
+    func journalIdentity() throws -> UUID {
+        var binds = PostgresBindings()
+        binds.append(UUID().uuidString.lowercased())
+        _ = try link.query(
+            "INSERT INTO meta(key, value) VALUES('\(JournalIdentity.metaKey)', $1) ON CONFLICT (key) DO NOTHING", binds)
+        let text = try link.query("SELECT value FROM meta WHERE key = '\(JournalIdentity.metaKey)'").first?
+            .decode(String.self)
+        guard let text, let id = UUID(uuidString: text) else {
+            throw JournalError(path: location, "has no identity in meta (journal_id); it cannot name cloud sessions")
+        }
+        return id
     }
 
     /// A connection of the journal writer's own.

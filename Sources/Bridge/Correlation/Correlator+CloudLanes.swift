@@ -1,0 +1,175 @@
+import Foundation
+import InterApp
+import VivaCloud
+
+/// A cloud lane's command whose session is in flight at Viva: what the correlator keeps beside its record.
+struct CloudSessionInFlight: Equatable {
+    /// The command's id.
+    let recordId: String
+    /// The client aborted it: a session that ends declined ends `aborted`.
+    var abortRequested = false
+    /// Its deadline passed and the poller was told (it deletes the session and asks until it ends); the
+    /// record's deadline was moved to the backstop (``Correlator/cloudBackstopMs``).
+    var deadlinePassed = false
+}
+
+extension Correlator {
+    /// How long after its deadline a cloud command may wait for its aborted session before the bridge ends it
+    /// `unknown` itself: past the poller's own bound (``CloudSessionMachine/Limits/pollsAfterDeadline`` polls),
+    /// with ten polls to spare.
+    var cloudBackstopMs: Int64 {
+        let pollMs = Int64(configuration.vivaCloud?.pollMs ?? 1000)
+        return pollMs * Int64(CloudSessionMachine.Limits().pollsAfterDeadline + 10)
+    }
+
+    /// The session id of command `id`, derived from the journal's identity; nil without one (no cloud lane).
+    func cloudSessionId(of id: String) -> String? {
+        cloudJournalIdentity.map { CloudSessionId.derive(journal: $0, commandId: id) }
+    }
+
+    /// Sends a journaled command of cloud lane `lane` on its way: a sale or pre-authorisation becomes a
+    /// session (posted after this turn's commit), an `abort` deletes the session in flight.
+    func sendThroughCloud(
+        _ record: CommandRecord, _ terminal: TerminalCommand, lane: LaneState, device: CloudTerminal
+    ) {
+        guard record.action != .abort else { return abortThroughCloud(record, lane: lane) }
+        guard let sessionId = cloudSessionId(of: record.id) else {
+            finalize(
+                record,
+                .outcome(.undeliverable, "lane \(lane.id) is a cloud lane and the bridge has no vivaCloud; not sent"))
+            return
+        }
+        lane.inFlight.start(record)
+        publishProgress(record, .accepted)
+        cloudSessions[sessionId] = CloudSessionInFlight(recordId: record.id)
+        emit(.cloud(.begin(CloudLaneCommand.sale(terminal, sessionId: sessionId, on: device)), recordId: record.id))
+    }
+
+    /// An `abort` on a cloud lane: the session of the sale in flight is deleted (the sale then ends by its
+    /// own session, `aborted` when it ends without money); with nothing abortable in flight, nothing is sent.
+    private func abortThroughCloud(_ abort: CommandRecord, lane: LaneState) {
+        guard let sale = lane.inFlight.activity.transaction, sale.action.spec.abortable,
+            let sessionId = cloudSessionId(of: sale.id), cloudSessions[sessionId] != nil
+        else {
+            finalize(
+                abort,
+                .outcome(.nothingToAbort, "nothing that can be aborted is in flight on lane \(lane.id); nothing sent"))
+            return
+        }
+        cloudSessions[sessionId]?.abortRequested = true
+        emit(.cloud(.abort(sessionId: sessionId), recordId: nil))
+        var reply = Reply.outcome(
+            .success,
+            "Viva was asked to abort the session of \(sale.action.rawValue) \(sale.id); its own reply tells how it "
+                + "ended (aborted, or approved before the abort took effect)")
+        reply.ref = sale.id
+        finalize(abort, reply)
+    }
+
+    /// Takes up a cloud lane's command restored from the journal: its session is asked for before anything
+    /// is posted again (``CloudSessionMachine/resume()``). A command that is not a session's (an abort) ends
+    /// `unknown`.
+    func resumeThroughCloud(_ record: CommandRecord, lane: LaneState, device: CloudTerminal) {
+        guard record.action != .abort, let sessionId = cloudSessionId(of: record.id),
+            case .terminal(let terminal)? = (try? decoder.decode(Array(record.fingerprint.utf8)))?.body
+        else {
+            finalize(
+                record,
+                .outcome(
+                    .unknown,
+                    "\(record.action.rawValue) \(record.id) was in flight on cloud lane \(lane.id) when the bridge "
+                        + "stopped, and cannot be asked for again; check Viva's portal"),
+                event: .unknown)
+            return
+        }
+        cloudSessions[sessionId] = CloudSessionInFlight(recordId: record.id)
+        emit(.cloud(.resume(CloudLaneCommand.sale(terminal, sessionId: sessionId, on: device)), recordId: record.id))
+    }
+
+    /// The deadline of a cloud command passed. The first time, its session is aborted and polled until it
+    /// ends (the record waits until the backstop); at the backstop it ends `unknown` here. Returns false when
+    /// `record` has no session (the caller expires it as any other).
+    func expireCloud(_ record: CommandRecord) -> Bool {
+        guard let sessionId = cloudSessionId(of: record.id), let inFlight = cloudSessions[sessionId] else {
+            return false
+        }
+        if !inFlight.deadlinePassed {
+            cloudSessions[sessionId]?.deadlinePassed = true
+            record.deadlineMs = nowMs() + cloudBackstopMs
+            emit(.cloud(.deadlinePassed(sessionId: sessionId), recordId: nil))
+            logger.notice(
+                "cloud session still running at its deadline: aborted, and asked for until it ends",
+                metadata: ["id": "\(record.id)", "lane": "\(record.lane)", "sessionId": "\(sessionId)"])
+            return true
+        }
+        cloudSessions[sessionId] = nil
+        emit(.cloud(.forget(sessionId: sessionId), recordId: nil))
+        finalize(
+            record,
+            .outcome(
+                .unknown,
+                "Viva's session did not end after it was aborted at its deadline; the terminal may still have "
+                    + "completed it: Viva's records are looked up for it"),
+            event: .unknown)
+        return true
+    }
+
+    /// What the cloud lanes' poller reported.
+    func cloudSessionReported(_ event: CloudSessionEvent) {
+        switch event {
+        case .posted(let sessionId):
+            if let recordId = cloudSessions[sessionId]?.recordId { sent(recordId: recordId) }
+        case .finished(let sessionId, let result):
+            cloudSessionEnded(sessionId, result)
+        case .reachable(let reachable):
+            cloudReachable(reachable)
+        }
+    }
+
+    private func cloudSessionEnded(_ sessionId: String, _ result: CloudSessionResult) {
+        guard let inFlight = cloudSessions.removeValue(forKey: sessionId),
+            let record = store.record(id: inFlight.recordId)
+        else { return }
+        let reply = CloudLaneCommand.reply(result, sessionId: sessionId, aborted: inFlight.abortRequested)
+        if case .unknown(let unknown) = result, unknown.disagreement {
+            var viva = JSONObject()
+            if let record = unknown.record {
+                viva["statusId"] = .string(record.statusId.rawValue)
+                viva["amount"] = .number(JSONNumber(record.amountCents))
+            }
+            publishDisagreement(
+                id: record.id, action: record.action, lane: record.lane, source: "viva", message: unknown.reason,
+                bridge: unknown.session.map { CloudLaneCommand.fields(of: $0, sessionId: sessionId) } ?? [:],
+                viva: viva)
+        }
+        finalize(record, reply, event: reply.outcome == .unknown ? .unknown : .result)
+    }
+
+    /// Viva's cloud answered, or stopped answering: every cloud lane's link follows.
+    private func cloudReachable(_ reachable: Bool) {
+        for id in laneOrder {
+            guard let lane = lanes[id], case .cloud = lane.configuration.transport else { continue }
+            cloudLinkChanged(lane, lane.link.cloudReachable(reachable))
+        }
+    }
+
+    /// A cloud lane was opened (at start, or by a reload): its link is up until a call to Viva fails.
+    func cloudLaneOpened(_ laneId: String) {
+        guard let lane = lanes[laneId] else { return }
+        cloudLinkChanged(lane, lane.link.cloudReachable(true))
+    }
+
+    private func cloudLinkChanged(_ lane: LaneState, _ action: LaneLinkState.LinkAction) {
+        guard action == .announce else { return }
+        let endpoint = lane.configuration.endpoint
+        if lane.connected {
+            logger.notice("cloud lane up: Viva's cloud answers", metadata: ["lane": "\(lane.id)", "endpoint": "\(endpoint)"])
+            publishLaneEvent(lane.id, .connected(endpoint: endpoint))
+        } else {
+            logger.notice(
+                "cloud lane down: Viva's cloud did not answer its last call",
+                metadata: ["lane": "\(lane.id)", "endpoint": "\(endpoint)"])
+            publishLaneEvent(lane.id, .disconnected(endpoint: endpoint))
+        }
+    }
+}

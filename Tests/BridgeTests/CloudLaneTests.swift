@@ -1,0 +1,204 @@
+import Bridge
+import Foundation
+import InterApp
+import TerminalSimulator
+import Testing
+
+/// docs/CLOUD.md, "Cloud lanes": a real bridge with one simulated relay lane (`lane-1`) and one cloud lane
+/// (`cloud-1`) driven through Viva's simulated back office on loopback.
+@Suite("Cloud lanes")
+struct CloudLaneTests {
+    static let device = CloudTerminal(terminalId: "16000001", cashRegisterId: "till-1")
+
+    /// A harness whose `cloud-1` is a cloud lane of `viva`, polled every 200 ms.
+    static func harness(
+        _ viva: SimulatedVivaCloud, journalFolder: URL? = nil, timeoutMs: Int? = nil
+    ) throws -> BridgeHarness {
+        var cloud = try viva.configuration()
+        cloud.pollMs = 200
+        return try BridgeHarness(
+            lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .android, behaviour: .zeroDelay)],
+            journalFolder: journalFolder,
+            configure: { configuration in
+                configuration.vivaCloud = cloud
+                var lane = LaneConfiguration(id: "cloud-1", transport: .cloud(Self.device), platform: .android)
+                if let timeoutMs { lane.terminal.timeoutMs[.sale] = timeoutMs }
+                configuration.lanes.append(lane)
+            })
+    }
+
+    /// The session ids the back office was posted, in order.
+    static func postedSessions(_ viva: SimulatedVivaCloud) -> [String] {
+        viva.backOffice.requests.filter { $0.method == "POST" && $0.path.hasSuffix("transactions:sale") }
+            .compactMap { request in
+                (try? JSONValue.parse(request.body))?.objectValue?["sessionId"]?.stringValue
+            }
+    }
+
+    @Test("a sale on a cloud lane is posted once, confirmed by Viva's record, and answered success")
+    func approvedSale() async throws {
+        let viva = SimulatedVivaCloud()
+        try await viva.start()
+        defer { Task { await viva.stop() } }
+        let harness = try Self.harness(viva)
+        let reply = try harness.call(saleJSON(id: "c1", lane: "cloud-1", amount: 1200))
+        #expect(reply.string("outcome") == "success")
+        let result = try #require(reply.object("result"))
+        let entry = try #require(viva.ledger.entries.first)
+        #expect(viva.ledger.entries.count == 1)
+        #expect(entry.statusId == "F" && entry.amount == 1200 && entry.merchantTrns == "c1")
+        #expect(result.string("transactionId") == entry.transactionId)
+        #expect(result.int("amount") == 1200)
+        let card = try #require(result.string("accountNumber"))
+        #expect(card.hasSuffix("9999") && Masking.maskCardNumber(card) == card, "at most the first 6 and last 4")
+        let sessions = Self.postedSessions(viva)
+        #expect(sessions.count == 1)
+        #expect(result.string("sessionId") == sessions.first)
+        #expect(viva.backOffice.count(path: "/checkout/v2/transactions/\(entry.transactionId)") >= 1)
+        try harness.event("cloud-1.sale.accepted") { $0.string("id") == "c1" }
+        try harness.event("cloud-1.sale.forwarded") { $0.string("id") == "c1" }
+        try harness.event("cloud-1.sale.result") { $0.string("id") == "c1" }
+        let repeated = try harness.call(saleJSON(id: "c1", lane: "cloud-1", amount: 1200))
+        #expect(repeated.string("outcome") == "success")
+        #expect(Self.postedSessions(viva).count == 1, "a repeat is answered from the journal, never posted")
+    }
+
+    @Test("a declined sale ends failure, a pre-authorisation is posted with preauth")
+    func declinedAndPreAuth() async throws {
+        let viva = SimulatedVivaCloud()
+        try await viva.start()
+        defer { Task { await viva.stop() } }
+        let harness = try Self.harness(viva)
+        let declined = try harness.call(saleJSON(id: "d1", lane: "cloud-1", amount: 1251))
+        #expect(declined.string("outcome") == "failure")
+        let preAuth = try harness.call(#"{"id":"p1","action":"pre_auth","lane":"cloud-1","amount":900}"#)
+        #expect(preAuth.string("outcome") == "success")
+        let posted = viva.backOffice.requests.filter { $0.path.hasSuffix("transactions:sale") }.last
+        let body = try #require(posted.flatMap { try? JSONValue.parse($0.body).objectValue })
+        #expect(body["preauth"] == .bool(true))
+    }
+
+    @Test("what a cloud lane cannot carry is refused unsupported_on_transport, with nothing sent")
+    func unsupportedOnTransport() async throws {
+        let viva = SimulatedVivaCloud()
+        try await viva.start()
+        defer { Task { await viva.stop() } }
+        let harness = try Self.harness(viva)
+        let batch = try harness.call(#"{"id":"b1","action":"batch","lane":"cloud-1","command":"open"}"#)
+        #expect(batch.object("error")?.string("code") == "unsupported_on_transport")
+        let fee = try harness.call(
+            saleJSON(
+                id: "f1", lane: "cloud-1", amount: 1000,
+                extra: #","ISV_amount":10,"ISV_clientId":"isv","ISV_clientSecret":"SECRET-ISV""#))
+        #expect(fee.object("error")?.string("code") == "unsupported_on_transport")
+        #expect(fee.object("error")?.string("message")?.contains("ISV_amount") == true)
+        #expect(viva.backOffice.requests.isEmpty, "nothing reached Viva")
+        let status = try harness.call(#"{"id":"st","action":"status","ref":"f1"}"#)
+        #expect(status.object("result")?.string("state") == "not_found", "a refused command is not journaled")
+        let lanes = try harness.call(#"{"id":"l","action":"lanes"}"#)
+        let entries = lanes.object("result")?["lanes"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(entries.first { $0.string("lane") == "cloud-1" }?.string("transport") == "cloud")
+        #expect(entries.first { $0.string("lane") == "lane-1" }?.string("transport") == "relay")
+        #expect(entries.first { $0.string("lane") == "cloud-1" }?["connected"] == .bool(true))
+    }
+
+    @Test("a POST whose answer was lost is asked for, never posted twice: one session, one charge")
+    func lostPostAnswer() async throws {
+        let viva = SimulatedVivaCloud()
+        try await viva.start()
+        defer { Task { await viva.stop() } }
+        var faults = viva.backOffice.faults
+        faults.lostPostAnswers = 1
+        viva.backOffice.faults = faults
+        let harness = try Self.harness(viva)
+        let reply = try harness.call(saleJSON(id: "lost", lane: "cloud-1", amount: 1300), timeoutMs: 20_000)
+        #expect(reply.string("outcome") == "success")
+        #expect(viva.ledger.entries.count == 1)
+        #expect(viva.backOffice.repeatedSessionPosts == 0)
+        #expect(Set(Self.postedSessions(viva)).count == 1)
+    }
+
+    @Test("a session Viva approves but whose record disagrees ends unknown and publishes disagreement")
+    func disagreement() async throws {
+        let viva = SimulatedVivaCloud()
+        try await viva.start()
+        defer { Task { await viva.stop() } }
+        var faults = viva.backOffice.faults
+        faults.sessionsDisagree = true
+        viva.backOffice.faults = faults
+        let harness = try Self.harness(viva)
+        let reply = try harness.call(saleJSON(id: "dis", lane: "cloud-1", amount: 1400))
+        #expect(reply.string("outcome") == "unknown")
+        let event = try harness.event("cloud-1.sale.disagreement") { $0.string("id") == "dis" }
+        #expect(event.object("details")?.string("source") == "viva" || event.string("source") == "viva")
+    }
+
+    @Test("an abort deletes the session in flight: the sale ends aborted, and no money is taken")
+    func abortDeletesSession() async throws {
+        let viva = SimulatedVivaCloud()
+        try await viva.start()
+        defer { Task { await viva.stop() } }
+        var faults = viva.backOffice.faults
+        faults.sessionsNeverFinish = true
+        viva.backOffice.faults = faults
+        let harness = try Self.harness(viva)
+        try harness.send(saleJSON(id: "s", lane: "cloud-1", amount: 1500))
+        try harness.event("cloud-1.sale.forwarded") { $0.string("id") == "s" }
+        let abort = try harness.call(#"{"id":"a","action":"abort","lane":"cloud-1"}"#)
+        #expect(abort.string("outcome") == "success")
+        #expect(abort.string("ref") == "s")
+        #expect(try harness.reply(to: "s").string("outcome") == "aborted")
+        #expect(viva.ledger.entries.isEmpty)
+        #expect(viva.backOffice.requests.contains { $0.method == "DELETE" })
+        let idle = try harness.call(#"{"id":"a2","action":"abort","lane":"cloud-1"}"#)
+        #expect(idle.string("outcome") == "nothing_to_abort")
+    }
+
+    @Test("a session still running at its deadline is aborted and polled until it ends")
+    func deadlineAborts() async throws {
+        let viva = SimulatedVivaCloud()
+        try await viva.start()
+        defer { Task { await viva.stop() } }
+        var faults = viva.backOffice.faults
+        faults.sessionsNeverFinish = true
+        viva.backOffice.faults = faults
+        let harness = try Self.harness(viva)
+        let reply = try harness.call(
+            saleJSON(id: "slow", lane: "cloud-1", amount: 1600, extra: #","timeoutMs":1000"#), timeoutMs: 20_000)
+        #expect(reply.string("outcome") == "aborted", "Viva's session says it ended aborted: no money was taken")
+        #expect(viva.backOffice.requests.contains { $0.method == "DELETE" })
+        #expect(viva.ledger.entries.isEmpty)
+    }
+
+    @Test("a bridge stopped between the POST and the result asks for the session after its restart: one charge")
+    func restartResumesSession() async throws {
+        let viva = SimulatedVivaCloud()
+        try await viva.start()
+        defer { Task { await viva.stop() } }
+        var faults = viva.backOffice.faults
+        faults.sessionsNeverFinish = true
+        viva.backOffice.faults = faults
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vivabridge-cloud-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The first harness stays alive (its end removes the folder); only its bridge stops, as a kill leaves it.
+        let first = try Self.harness(viva, journalFolder: folder)
+        try first.send(saleJSON(id: "kept", lane: "cloud-1", amount: 1700))
+        try first.event("cloud-1.sale.forwarded") { $0.string("id") == "kept" }
+        first.bridge.halt()
+        #expect(viva.ledger.entries.isEmpty, "the session was still running when the bridge stopped")
+        faults.sessionsNeverFinish = false
+        faults.sessionMs = 0
+        viva.backOffice.faults = faults
+        let second = try Self.harness(viva, journalFolder: folder)
+        var outcome: String?
+        for attempt in 0..<200 where outcome == nil {
+            let status = try second.call(#"{"id":"st-\#(attempt)","action":"status","ref":"kept"}"#)
+            outcome = status.object("result")?.string("outcome")
+            if outcome == nil { usleep(50_000) }
+        }
+        #expect(outcome == "success")
+        #expect(Self.postedSessions(viva).count == 1, "asked for after the restart, never posted again")
+        #expect(viva.ledger.entries.count == 1)
+        #expect(viva.backOffice.repeatedSessionPosts == 0)
+    }
+}
