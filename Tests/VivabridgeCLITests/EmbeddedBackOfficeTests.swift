@@ -6,7 +6,9 @@ import Testing
 /// reconciles without a configuration file.
 @Suite("vivabridge run: Viva's simulated back office on the embedded default")
 struct EmbeddedBackOfficeTests {
-    @Test("a sale ending in 54 is unknown, then resolved from Viva's records; journal reconcile matches the day")
+    @Test(
+        "a sale ending in 54 is unknown, then resolved from Viva's records; lane-4 sells through the cloud; journal reconcile matches the day"
+    )
     func unknownResolvedThenReconciled() throws {
         let run = try DefaultRun(http: "off")
         defer { run.remove() }
@@ -32,10 +34,17 @@ struct EmbeddedBackOfficeTests {
         #expect(status.output.contains(#""outcome":"success""#), "\(status.output)")
         #expect(status.output.contains(#""by":"viva""#), "\(status.output)")
 
+        let cloud = try ChildProcess([
+            "send", "sale", "--lane", "lane-4", "--amount", "15.00", "--id", "cloud-1", "--json", "--command-endpoint",
+            command,
+        ])
+        #expect(cloud.waitForExit(timeout: 30) == 0, "lane-4 is a cloud lane: \(cloud.output)\(cloud.errorOutput)")
+        #expect(cloud.output.contains(#""outcome":"success""#) && cloud.output.contains(#""transactionId""#))
+
         let day = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
         let reconcile = try ChildProcess(["journal", "reconcile", "--date", day], environment: run.environment)
         #expect(reconcile.waitForExit(timeout: 60) == 0, "\(reconcile.output)\(reconcile.errorOutput)")
-        #expect(reconcile.output.contains("1 matched, 0 differences"), "\(reconcile.output)")
+        #expect(reconcile.output.contains("2 matched, 0 differences"), "\(reconcile.output)")
         #expect(!(child.output + child.errorOutput).contains("DEMO-CLIENT-SECRET"))
     }
 }

@@ -31,7 +31,7 @@ struct HTTPRunTests {
         }
         #expect(ready.status == 200)
         #expect(ready.body.hasPrefix(#"{"role":"active","instance":""#))
-        #expect(ready.body.contains(#""lanes":{"lane-1":"up","lane-2":"up","lane-3":"up"}"#))
+        #expect(ready.body.contains(#""lanes":{"lane-1":"up","lane-2":"up","lane-3":"up","lane-4":"up"}"#))
         // The listener quietens its own logger only: the process still logs at info (v1.1 went silent).
         #expect(child.waitForErrorLine(containing: "http listening", timeout: 5) != nil, "\(child.errorOutput)")
         #expect(child.waitForErrorLine(containing: "bridge listening", timeout: 5) != nil)

@@ -3,11 +3,6 @@ extension BridgeLoop {
     /// cannot be made leaves the lane down (its commands are `undeliverable`), said in an error line.
     func openLink(_ lane: LaneConfiguration) {
         guard links[lane.id] == nil else { return }
-        guard lane.relayEndpoint != nil else {
-            correlator.cloudLaneOpened(lane.id)
-            observeLink(lane.id)
-            return
-        }
         do {
             try open(lane)
         } catch {

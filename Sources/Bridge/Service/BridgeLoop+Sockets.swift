@@ -111,6 +111,7 @@ extension BridgeLoop {
         guard lane.relayEndpoint != nil else {
             // A cloud lane has no link of its own: Viva's cloud is its link (``CloudLanes``).
             correlator.cloudLaneOpened(lane.id)
+            observeLink(lane.id)
             return
         }
         guard let router = try links.open(lane).newRouter else { return }

@@ -4,7 +4,7 @@ import VivaCloud
 import ZeroMQ
 
 /// The loop's link to Viva's cloud: one client (one token), the thread its tasks run on, the wake-up
-/// socket the loop polls, Viva's records (``VivaRecords``) and, with a cloud lane, the sessions' poller
+/// socket the loop polls, Viva's records (``VivaRecords``) and the cloud lanes' sessions' poller
 /// (``CloudLanes``).
 struct VivaCloudLink {
     /// The loop's end of the wake-up pair: readable when an answer or a session's news waits.
@@ -13,12 +13,12 @@ struct VivaCloudLink {
     let client: VivaCloudClient
     let executor: ThreadTaskExecutor
     let records: VivaRecords
-    let lanes: CloudLanes?
+    let lanes: CloudLanes
 }
 
 extension BridgeLoop {
-    /// With `vivaCloud`: makes the cloud client and its wake-up pair, starts the cloud lanes' poller when a
-    /// lane is a cloud lane, and watches the pair (control stage: Viva's answers are read before new
+    /// With `vivaCloud`: makes the cloud client and its wake-up pair, starts the cloud lanes' poller, and
+    /// watches the pair (control stage: Viva's answers are read before new
     /// commands). Made last in a start, after everything that may fail.
     func openVivaCloud() throws {
         guard let cloud = configuration.vivaCloud else { return }
@@ -45,13 +45,12 @@ extension BridgeLoop {
             executor.stop()
             throw error
         }
-        let hasCloudLanes = configuration.lanes.contains { $0.relayEndpoint == nil }
+        // The poller runs whether a lane is a cloud lane or not (a reload may add one); with no session in
+        // flight it only wakes every pollMs.
         vivaCloud = VivaCloudLink(
             wake: wake, waker: waker, client: client, executor: executor,
             records: VivaRecords(client: client, waker: waker, executor: executor),
-            lanes: hasCloudLanes
-                ? CloudLanes(client: client, pollMs: cloud.pollMs, waker: waker, executor: executor, logger: logger)
-                : nil)
+            lanes: CloudLanes(client: client, pollMs: cloud.pollMs, waker: waker, executor: executor, logger: logger))
         try sockets.watch(wake, stage: .control) { [unowned self] in takeVivaNews() }
         logger.info("unknown results are looked up in Viva's records", metadata: ["vivaCloud": "\(cloud.summary)"])
     }
@@ -62,8 +61,8 @@ extension BridgeLoop {
         vivaCloud.records.lookUp(request)
     }
 
-    /// Hands a cloud lane's request to the poller; false when the bridge has none (a cloud lane a reload
-    /// added to a bridge started without one: its command never leaves).
+    /// Hands a cloud lane's request to the poller; false when the bridge has none (no `vivaCloud`: its
+    /// command never leaves).
     func carryToCloud(_ request: CloudLaneRequest) -> Bool {
         guard let lanes = vivaCloud?.lanes else { return false }
         lanes.carry(request)
@@ -76,8 +75,7 @@ extension BridgeLoop {
         guard let vivaCloud else { return }
         while receiveOrNoteDrained(vivaCloud.wake, { try $0.receive(wait: false) }) != nil {}
         for answer in vivaCloud.records.takeAnswers() { correlator.vivaAnswered(answer) }
-        guard let lanes = vivaCloud.lanes else { return }
-        for event in lanes.takeEvents() {
+        for event in vivaCloud.lanes.takeEvents() {
             correlator.cloudSessionReported(event)
             if case .reachable = event {
                 for (id, lane) in correlator.lanes where lane.configuration.relayEndpoint == nil { observeLink(id) }
@@ -92,7 +90,7 @@ extension BridgeLoop {
         let done = DispatchSemaphore(value: 0)
         let (lanes, client) = (vivaCloud.lanes, vivaCloud.client)
         Task(executorPreference: vivaCloud.executor) {
-            await lanes?.shutdown()
+            await lanes.shutdown()
             await client.shutdown()
             done.signal()
         }

@@ -80,9 +80,7 @@ final class BridgeLoop {
             logger: logger, metrics: metrics,
             mayResolve: { [security = configuration.security] in Self.mayResolve($0, security: security, zap: zap) })
         retention = configuration.journalRetentionDays.map { JournalRetention(days: $0, startMs: clock.nowMs()) }
-        if configuration.lanes.contains(where: { $0.relayEndpoint == nil }) {
-            correlator.cloudJournalIdentity = try journal.journalIdentity()
-        }
+        if configuration.vivaCloud != nil { correlator.cloudJournalIdentity = try journal.journalIdentity() }
         try correlator.restore()
 
         Self.warnIfInsecure(configuration, logger: logger)

@@ -19,6 +19,9 @@ public final class CloudBackOffice: Sendable {
     private let credentials: CloudCredentials
     private let clock: any SimulatorClock
     private let state: Mutex<State>
+    /// Told of every sale POST that reached a session: a new one (Viva holds it from then on) or one posted
+    /// again under a `sessionId` it already held (refused 409): one line each in `simulate --record`.
+    private let sessionPosted: RequestObserver?
 
     private struct State {
         var faults: CloudFaults
@@ -31,10 +34,14 @@ public final class CloudBackOffice: Sendable {
     }
 
     /// Creates a back office answering from `ledger`.
+    /// `sessionPosted` is told of each sale POST that started a session or repeated one, as an
+    /// ``ObservedRequest`` of lane `cloud:<terminalId>` and reference `merchantReference`, whose URL is
+    /// `viva-cloud:transactions:sale?sessionId=…&clientTransactionId=…` (`&repeated=true` for a repeat).
     public init(
         credentials: CloudCredentials, ledger: CloudLedger, faults: CloudFaults = CloudFaults(), seed: UInt64 = 1,
-        clock: any SimulatorClock = SystemSimulatorClock()
+        clock: any SimulatorClock = SystemSimulatorClock(), sessionPosted: RequestObserver? = nil
     ) {
+        self.sessionPosted = sessionPosted
         self.credentials = credentials
         self.ledger = ledger
         self.clock = clock
@@ -142,7 +149,16 @@ public final class CloudBackOffice: Sendable {
         let id = String(request.path.dropFirst(CloudTerminalSessions.path.count))
         let cashRegisterId = request.query["cashRegisterId"]
         switch (request.method, request.path == CloudTerminalSessions.salePath) {
-        case ("POST", true): return state.sessions.post(request.body, now: now, faults: &state.faults)
+        case ("POST", true):
+            let response = state.sessions.post(request.body, now: now, faults: &state.faults)
+            if let sessionPosted, response.status != 400, let sale = CloudTerminalSessions.Sale(json: request.body) {
+                let reference = sale.merchantReference ?? "-"
+                let url =
+                    "viva-cloud:transactions:sale?sessionId=\(sale.sessionId)&clientTransactionId=\(reference)"
+                    + (response.status == 409 ? "&repeated=true" : "")
+                sessionPosted(ObservedRequest(lane: "cloud:\(sale.terminalId)", reference: reference, url: url))
+            }
+            return response
         case ("GET", false):
             return state.sessions.get(
                 id, cashRegisterId: cashRegisterId, now: now, faults: state.faults, ledger: ledger)

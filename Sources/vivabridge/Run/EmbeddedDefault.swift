@@ -3,8 +3,9 @@ import Foundation
 import InterApp
 import TerminalSimulator
 
-/// The configuration `vivabridge run` uses without `--config`: loopback endpoints, three simulated
-/// lanes (two iOS, one Android) in the same process, and a journal in a local state folder.
+/// The configuration `vivabridge run` uses without `--config`: loopback endpoints, three simulated relay
+/// lanes (two iOS, one Android) in the same process, a cloud lane of Viva's simulated back office, and a
+/// journal in a local state folder.
 enum EmbeddedDefault {
     /// The simulated lanes: id, port offset from the base port, platform.
     static let lanes: [(id: String, offset: Int, platform: Platform)] = [
@@ -29,6 +30,10 @@ enum EmbeddedDefault {
     static func backOfficePort(environment: [String: String]) throws -> Int {
         try basePort(environment: environment) + lanes.count
     }
+
+    /// The cloud lane of the embedded default: a terminal of Viva's simulated back office, driven through its
+    /// Cloud Terminal API (docs/CLOUD.md), beside the relay lanes.
+    static let cloudLane = (id: "lane-4", terminalId: "16000004", cashRegisterId: "till-4")
 
     /// The credentials the simulated back office takes, and the embedded default's `vivaCloud:` sends: demo
     /// values, written to files in the state folder as a real configuration names its secrets.
@@ -73,6 +78,7 @@ enum EmbeddedDefault {
         if backOffice {
             let url = "http://127.0.0.1:\(try backOfficePort(environment: environment))"
             let (secretFile, keyFile) = try writeBackOfficeSecrets()
+            yaml += "  - {id: \(cloudLane.id), cloud: {terminalId: \"\(cloudLane.terminalId)\", cashRegisterId: \(cloudLane.cashRegisterId)}}\n"
             yaml += """
                 vivaCloud:
                   accountsURL: \(url)
@@ -121,9 +127,10 @@ enum EmbeddedDefault {
     static func simulatedLanes(for configuration: BridgeConfiguration, cardMs: Int = 1500, hostMs: Int = 1000)
         -> [SimulatedLane]
     {
-        configuration.lanes.map { lane in
-            SimulatedLane(
-                id: lane.id, endpoint: lane.endpoint, platform: lane.platform == .ios ? .ios : .android,
+        configuration.lanes.compactMap { lane in
+            guard let endpoint = lane.relayEndpoint else { return nil }
+            return SimulatedLane(
+                id: lane.id, endpoint: endpoint, platform: lane.platform == .ios ? .ios : .android,
                 behaviour: LaneBehaviour(
                     cardPresentment: .milliseconds(cardMs), host: .milliseconds(hostMs),
                     unansweredAmountEnding: unansweredAmountEnding))

@@ -59,7 +59,8 @@ struct SimulateCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Append one line per request URL received to FILE: lane, reference, clientTransactionId, URL (tabs).",
+            "Append one line per request URL received to FILE: lane, reference, clientTransactionId, URL (tabs); "
+                + "with --cloud, one per cloud session posted (lane cloud:TID).",
             valueName: "FILE"))
     var record: String?
 
@@ -136,7 +137,7 @@ struct SimulateCommand: ParsableCommand {
             observer = { recorder.record($0) }
         }
         let ledger = cloud.port == nil ? nil : CloudLedger(seed: seed)
-        let backOffice = try ledger.map { try cloud.start(ledger: $0, seed: seed) }
+        let backOffice = try ledger.map { try cloud.start(ledger: $0, seed: seed, sessionPosted: observer) }
         let simulator = Simulator(
             lanes: simulatedLanes(), seed: seed, logger: verbose ? stderrLogger() : nil, requestObserver: observer,
             allowedBridgeKeys: try allowedBridgeKeys(), ledger: ledger)

@@ -9,7 +9,7 @@ struct SimulatedCloudOptions: ParsableArguments {
     @Option(
         name: .customLong("cloud"),
         help: ArgumentHelp(
-            "Serve Viva's calls (token, day's transactions) on 127.0.0.1:PORT from the lanes' ledger (0: any port; "
+            "Serve Viva's calls (token, day's transactions, cloud sessions) on 127.0.0.1:PORT from the lanes' ledger (0: any port; "
                 + "printed as \"viva-cloud URL\").", valueName: "PORT"))
     var port: Int?
 
@@ -28,12 +28,20 @@ struct SimulatedCloudOptions: ParsableArguments {
     @Option(name: .customLong("cloud-appear-after-ms"), help: "How long a new transaction stays out of the lists.")
     var appearAfterMs = 0
 
+    @Option(name: .customLong("cloud-session-ms"), help: "How long a cloud lane's session runs before it ends.")
+    var sessionMs = 200
+
+    @Option(
+        name: .customLong("cloud-lost-posts"),
+        help: "How many sale POSTs are applied and then answered 502, as when the answer is lost on the way.")
+    var lostPosts = 0
+
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--cloud takes a port, 0 to 65535") }
         guard (0...1).contains(serverErrorRate), (0...1).contains(tooManyRequestsRate) else {
             throw ValidationError("--cloud-5xx-rate and --cloud-429-rate are shares, 0 to 1")
         }
-        guard latencyMs >= 0, appearAfterMs >= 0, (tokenExpiresMs ?? 0) >= 0 else {
+        guard latencyMs >= 0, appearAfterMs >= 0, (tokenExpiresMs ?? 0) >= 0, sessionMs >= 0, lostPosts >= 0 else {
             throw ValidationError("the --cloud-…-ms options must not be negative")
         }
     }
@@ -46,13 +54,16 @@ struct SimulatedCloudOptions: ParsableArguments {
         faults.tooManyRequestsRate = tooManyRequestsRate
         faults.latencyMs = latencyMs
         faults.appearAfterMs = appearAfterMs
+        faults.sessionMs = sessionMs
+        faults.lostPostAnswers = lostPosts
         return faults
     }
 
     /// The back office, listening on ``port`` (waited for: `simulate` is synchronous).
-    func start(ledger: CloudLedger, seed: UInt64) throws -> RunningBackOffice {
+    func start(ledger: CloudLedger, seed: UInt64, sessionPosted: RequestObserver? = nil) throws -> RunningBackOffice {
         let server = CloudBackOfficeServer(
-            backOffice: CloudBackOffice(credentials: .demo, ledger: ledger, faults: faults, seed: seed),
+            backOffice: CloudBackOffice(
+                credentials: .demo, ledger: ledger, faults: faults, seed: seed, sessionPosted: sessionPosted),
             port: port ?? 0)
         let bound = RunningBackOffice.Box()
         let done = DispatchSemaphore(value: 0)
