@@ -178,6 +178,8 @@ extension TypedReply {
         public var lane: String
         public var connected: Bool
         public var platform: Platform
+        /// (v1.3) How the bridge reaches the lane: `relay` or `cloud` (nil from a bridge before v1.3).
+        public var transport: String?
         /// The command in flight, if any.
         public var inFlight: InFlight?
         /// The open batch, if any: its name (nil for an automatic batch).
@@ -254,7 +256,8 @@ extension TypedReply {
             lanes.append(
                 Lane(
                     lane: try lane.string("lane"), connected: try lane.boolean("connected"),
-                    platform: try lane.enumeration("platform", Platform.self), inFlight: inFlight,
+                    platform: try lane.enumeration("platform", Platform.self),
+                    transport: try lane.optionalString("transport"), inFlight: inFlight,
                     openBatch: openBatch, lastOutcome: lastOutcome, removing: object["removing"]?.boolValue == true,
                     lastCallbackAt: try lane.optionalString("lastCallbackAt")))
         }

@@ -67,4 +67,18 @@ struct CloudLaneConfigurationTests {
         let relayWithoutPlatform = check("  - {id: a, endpoint: \"tcp://127.0.0.1:6001\"}\n").1
         #expect(relayWithoutPlatform.contains { $0.contains("lanes[0].platform") }, "\(relayWithoutPlatform)")
     }
+
+    @Test("vivaCloud.requestsPerSecond bounds the client's requests (bursts of twice it); 0 is refused")
+    func requestRate() throws {
+        let lane = "  - {id: a, cloud: {terminalId: T, cashRegisterId: R}}\n"
+        let (configuration, problems) = BridgeConfiguration.check(
+            yaml: "lanes:\n" + lane + cloud + "  requestsPerSecond: 40\n")
+        #expect(problems.all.isEmpty, "\(problems.all)")
+        let settings = try #require(try configuration.vivaCloud?.clientSettings())
+        #expect(settings.requestsPerSecond == 40 && settings.burst == 80)
+        let defaults = try #require(try check(lane).0.vivaCloud?.clientSettings())
+        #expect(defaults.requestsPerSecond == 5 && defaults.burst == 10)
+        let zero = BridgeConfiguration.check(yaml: "lanes:\n" + lane + cloud + "  requestsPerSecond: 0\n")
+        #expect(zero.problems.all.contains { $0.description.contains("vivaCloud.requestsPerSecond") })
+    }
 }

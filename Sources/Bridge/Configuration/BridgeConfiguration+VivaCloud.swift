@@ -4,14 +4,14 @@ extension BridgeConfiguration {
     /// The keys of `vivaCloud:`.
     static let vivaCloudKeys: [String] = [
         "environment", "accountsURL", "apiURL", "legacyURL", "clientId", "clientSecretFile", "merchantId",
-        "apiKeyFile", "resolveUnknownAfterMs", "pollMs",
+        "apiKeyFile", "resolveUnknownAfterMs", "pollMs", "requestsPerSecond",
     ]
     /// The three URL keys, which together stand for `environment`.
     private static let vivaCloudURLKeys = ["accountsURL", "apiURL", "legacyURL"]
 
     /// Reads `vivaCloud:` without a network call, recording every problem: the URLs by the client's own rule
     /// (``URLPolicy``), the secret files by its own (``Secret/read(file:key:)``: 0600 or refused). Cloud lanes
-    /// (`cloud:` on a lane) check against it too, once they exist.
+    /// (`cloud:` on a lane) need it.
     static func vivaCloud(_ tree: ConfigTree, problems: inout ConfigurationProblems) -> VivaCloudConfiguration? {
         let path = "vivaCloud"
         guard case .mapping(let pairs) = tree else {
@@ -44,14 +44,21 @@ extension BridgeConfiguration {
         if let apiKeyFile { apiKey = secret(file: apiKeyFile, key: "\(path).apiKeyFile", &problems) }
         var resolveAfter = VivaCloudConfiguration.defaultResolveUnknownAfterMs
         var pollMs = VivaCloudConfiguration.defaultPollMs
-        for (key, range) in [("resolveUnknownAfterMs", 1000...604_800_000), ("pollMs", 200...60_000)] {
+        var requestsPerSecond = VivaCloudConfiguration.defaultRequestsPerSecond
+        for (key, range) in [
+            ("resolveUnknownAfterMs", 1000...604_800_000), ("pollMs", 200...60_000), ("requestsPerSecond", 1...1000),
+        ] {
             guard let node = tree[key] else { continue }
             guard
                 let value = problems.attempt({ () throws(ConfigurationError) in
                     try integer(node, "\(path).\(key)", range)
                 })
             else { continue }
-            if key == "pollMs" { pollMs = value } else { resolveAfter = value }
+            switch key {
+            case "pollMs": pollMs = value
+            case "requestsPerSecond": requestsPerSecond = value
+            default: resolveAfter = value
+            }
         }
         guard problems.all.count == before, let endpoints, let clientId, let merchantId, let clientSecretFile,
             let apiKeyFile, let clientSecret, let apiKey
@@ -62,6 +69,7 @@ extension BridgeConfiguration {
             apiKeyFile: apiKeyFile, apiKey: apiKey)
         cloud.resolveUnknownAfterMs = resolveAfter
         cloud.pollMs = pollMs
+        cloud.requestsPerSecond = requestsPerSecond
         return cloud
     }
 

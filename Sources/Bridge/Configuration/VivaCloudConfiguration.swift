@@ -23,8 +23,10 @@ public struct VivaCloudConfiguration: Sendable, Equatable {
     public var apiKey: Secret
     /// How long a command stays `unknown` before Viva's records are asked, in milliseconds (1,000 or more).
     public var resolveUnknownAfterMs = VivaCloudConfiguration.defaultResolveUnknownAfterMs
-    /// How often a cloud session is asked for its result, in milliseconds (200 or more); for cloud lanes.
+    /// How often a cloud session is asked for its result, in milliseconds (200 or more).
     public var pollMs = VivaCloudConfiguration.defaultPollMs
+    /// The most requests a second the bridge sends Viva (Viva publishes no limit; bursts of twice it).
+    public var requestsPerSecond = VivaCloudConfiguration.defaultRequestsPerSecond
     /// When an unknown is looked up again and for how long (not a key: tests shorten it).
     public var lookupSchedule = VivaLookupSchedule.standard
 
@@ -32,6 +34,8 @@ public struct VivaCloudConfiguration: Sendable, Equatable {
     public static let defaultResolveUnknownAfterMs = 120_000
     /// `pollMs` when the file does not set it.
     public static let defaultPollMs = 1000
+    /// `requestsPerSecond` when the file does not set it.
+    public static let defaultRequestsPerSecond = 5
 
     /// Creates a configuration from values already read.
     public init(
@@ -50,9 +54,12 @@ public struct VivaCloudConfiguration: Sendable, Equatable {
 
     /// The client's settings (the URLs were checked at load, by the client's own rule).
     public func clientSettings() throws(VivaCloudError) -> VivaCloudSettings {
-        try VivaCloudSettings(
+        var settings = try VivaCloudSettings(
             endpoints: endpoints, clientId: clientId, clientSecret: clientSecret, merchantId: merchantId,
             apiKey: apiKey)
+        settings.requestsPerSecond = Double(requestsPerSecond)
+        settings.burst = requestsPerSecond * 2
+        return settings
     }
 
     /// One line for `check` and the logs: where it calls, and the files; never a secret.

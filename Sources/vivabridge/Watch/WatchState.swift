@@ -274,7 +274,7 @@ extension WatchState {
             if let laneFilter, entry.lane != laneFilter { continue }
             seen += 1
             next.update(entry.lane) { lane in
-                lane.platform = entry.platform.rawValue
+                lane.platform = entry.transport == "cloud" ? "cloud" : entry.platform.rawValue
                 lane.connected = entry.connected
                 lane.inFlight = entry.inFlight.map { Command(action: $0.action, id: $0.id) }
                 lane.openBatch = entry.openBatch.map { $0.name ?? $0.id ?? "(open)" }
