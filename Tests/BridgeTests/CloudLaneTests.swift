@@ -1,6 +1,7 @@
 import Bridge
 import Foundation
 import InterApp
+import LocalPostgres
 import TerminalSimulator
 import Testing
 
@@ -12,13 +13,13 @@ struct CloudLaneTests {
 
     /// A harness whose `cloud-1` is a cloud lane of `viva`, polled every 200 ms.
     static func harness(
-        _ viva: SimulatedVivaCloud, journalFolder: URL? = nil, timeoutMs: Int? = nil
+        _ viva: SimulatedVivaCloud, journalFolder: URL? = nil, journal: String? = nil, timeoutMs: Int? = nil
     ) throws -> BridgeHarness {
         var cloud = try viva.configuration()
         cloud.pollMs = 200
         return try BridgeHarness(
             lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .android, behaviour: .zeroDelay)],
-            journalFolder: journalFolder,
+            journalFolder: journalFolder, journal: journal,
             configure: { configuration in
                 configuration.vivaCloud = cloud
                 var lane = LaneConfiguration(id: "cloud-1", transport: .cloud(Self.device), platform: .android)
@@ -170,8 +171,10 @@ struct CloudLaneTests {
         #expect(viva.ledger.entries.isEmpty)
     }
 
-    @Test("a bridge stopped between the POST and the result asks for the session after its restart: one charge")
-    func restartResumesSession() async throws {
+    @Test(
+        "a bridge stopped between the POST and the result asks for the session after its restart: one charge",
+        arguments: [false, true])
+    func restartResumesSession(onPostgres: Bool) async throws {
         let viva = SimulatedVivaCloud()
         try await viva.start()
         defer { Task { await viva.stop() } }
@@ -181,7 +184,9 @@ struct CloudLaneTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vivabridge-cloud-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         // The first harness stays alive (its end removes the folder); only its bridge stops, as a kill leaves it.
-        let first = try Self.harness(viva, journalFolder: folder)
+        // On PostgreSQL the journal's identity (the sessions' namespace) is in its meta table, as a standby sees it.
+        let journal = onPostgres ? try PostgresCluster.shared().createDatabase() : nil
+        let first = try Self.harness(viva, journalFolder: folder, journal: journal)
         try first.send(saleJSON(id: "kept", lane: "cloud-1", amount: 1700))
         try first.event("cloud-1.sale.forwarded") { $0.string("id") == "kept" }
         first.bridge.halt()
@@ -189,7 +194,7 @@ struct CloudLaneTests {
         faults.sessionsNeverFinish = false
         faults.sessionMs = 0
         viva.backOffice.faults = faults
-        let second = try Self.harness(viva, journalFolder: folder)
+        let second = try Self.harness(viva, journalFolder: folder, journal: journal)
         var outcome: String?
         for attempt in 0..<200 where outcome == nil {
             let status = try second.call(#"{"id":"st-\#(attempt)","action":"status","ref":"kept"}"#)
