@@ -43,7 +43,7 @@ enum ThreadCPU {
     /// `usage_usec` of its `cpu.stat` (cgroup v2); nil when neither is readable. Not `/proc/stat`, which counts
     /// by timer tick: with sales paced on a timer the ticks fall on this process's wake-ups, and the machine's
     /// busy time less this process's showed 0.5-0.8 cores of "other processes" that no process had
-    /// (docs/PERFORMANCE.md 6.15).
+    /// (docs/PERFORMANCE.md).
     static func machineTaskSeconds() -> Double? {
         if let text = try? String(contentsOfFile: "/sys/fs/cgroup/cpuacct/cpuacct.usage", encoding: .utf8),
             let nanoseconds = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
