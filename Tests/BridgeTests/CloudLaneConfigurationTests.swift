@@ -10,7 +10,8 @@ struct CloudLaneConfigurationTests {
     private let cloud: String
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("vivabridge-cloudlane-\(UUID().uuidString)")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-cloudlane-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for name in ["client-secret", "api-key"] {
             _ = FileManager.default.createFile(
@@ -52,7 +53,9 @@ struct CloudLaneConfigurationTests {
 
     @Test("what is refused, each at its key")
     func refusals() {
-        let both = check("  - {id: a, endpoint: \"tcp://127.0.0.1:6001\", platform: ios, cloud: {terminalId: T, cashRegisterId: R}}\n").1
+        let both = check(
+            "  - {id: a, endpoint: \"tcp://127.0.0.1:6001\", platform: ios, cloud: {terminalId: T, cashRegisterId: R}}\n"
+        ).1
         #expect(both.contains { $0.contains("lanes[0]") && $0.contains("reached one way") }, "\(both)")
         let neither = check("  - {id: a, platform: ios}\n").1
         #expect(neither.contains { $0.contains("lanes[0].endpoint") && $0.contains("cloud") }, "\(neither)")

@@ -60,7 +60,8 @@ enum CloudLaneCommand {
             var fields = Self.fields(of: session, sessionId: sessionId)
             fields["amount"] = .number(JSONNumber(record.amountCents))
             fields["statusId"] = .string(record.statusId.rawValue)
-            return .outcome(.success, session.message ?? "approved; Viva's transaction record confirms it", result: fields)
+            return .outcome(
+                .success, session.message ?? "approved; Viva's transaction record confirms it", result: fields)
         case .declined(let session):
             let outcome: Outcome = aborted || session.abortOperation == true ? .aborted : .failure
             return .outcome(outcome, session.message ?? "declined", result: fields(of: session, sessionId: sessionId))
@@ -95,7 +96,8 @@ enum CloudLaneCommand {
         put("cardType", session.applicationLabel)
         put("transactionDate", session.transactionDateTime)
         put("accountNumber", session.primaryAccountNumberMasked.map(Masking.maskCardNumber))
-        if let eventId = session.eventId { fields["eventId"] = .number(JSONNumber(eventId)) }
+        // A string, as every callback field but the amounts (reply.schema.json, callbackResult).
+        if let eventId = session.eventId { fields["eventId"] = .string(String(eventId)) }
         return fields
     }
 }

@@ -94,7 +94,8 @@ extension BridgeConfiguration {
                 ConfigurationError(
                     key: "\(lanePaths[index]).cloud",
                     "drives lane \(config.lanes[index].id) through Viva's Cloud Terminal API, which needs vivaCloud: "
-                        + "(the credentials of Viva's cloud, docs/CLOUD.md); add it, or give the lane a relay's endpoint"))
+                        + "(the credentials of Viva's cloud, docs/CLOUD.md); add it, or give the lane a relay's endpoint"
+                ))
         }
         if config.lanes.isEmpty && !problems.all.contains(where: { $0.key.hasPrefix("lanes") }) {
             problems.record(ConfigurationError(key: "lanes", "must list at least one lane (id, endpoint, platform)"))
@@ -238,7 +239,8 @@ extension BridgeConfiguration {
         lane.relayPublicKey = try publicKey(item, inline: "relayPublicKey", file: "relayPublicKeyFile", path: path)
         if lane.relayPublicKey != nil, lane.relayEndpoint == nil {
             throw ConfigurationError(
-                key: "\(path).relayPublicKey", "is for a relay lane; a cloud lane is reached over HTTPS to Viva: remove it")
+                key: "\(path).relayPublicKey",
+                "is for a relay lane; a cloud lane is reached over HTTPS to Viva: remove it")
         }
         return lane
     }
@@ -260,7 +262,8 @@ extension BridgeConfiguration {
             }
             guard let registerNode = cloudNode["cashRegisterId"] else {
                 throw ConfigurationError(
-                    key: "\(path).cloud.cashRegisterId", "is required: the till's id, which Viva's sessions are kept under")
+                    key: "\(path).cloud.cashRegisterId",
+                    "is required: the till's id, which Viva's sessions are kept under")
             }
             return .cloud(
                 CloudTerminal(

@@ -132,15 +132,21 @@ extension Correlator {
         else { return }
         let reply = CloudLaneCommand.reply(result, sessionId: sessionId, aborted: inFlight.abortRequested)
         if case .unknown(let unknown) = result, unknown.disagreement {
+            var bridge = JSONObject()
+            bridge["outcome"] = .string(Outcome.unknown.rawValue)
+            bridge["amount"] = record.requested?.amount.map { .number(JSONNumber($0)) } ?? .null
             var viva = JSONObject()
-            if let record = unknown.record {
-                viva["statusId"] = .string(record.statusId.rawValue)
-                viva["amount"] = .number(JSONNumber(record.amountCents))
+            viva["found"] = .bool(unknown.record != nil)
+            viva["checkedAt"] = .string(Timestamp.iso8601(ms: nowMs()))
+            if let found = unknown.record {
+                if let id = unknown.session?.transactionId { viva["transactionId"] = .string(id) }
+                viva["statusId"] = .string(found.statusId.rawValue)
+                viva["amount"] = .number(JSONNumber(found.amountCents))
+                viva["orderCode"] = found.orderCode.map { .string($0.value) } ?? .null
             }
             publishDisagreement(
                 id: record.id, action: record.action, lane: record.lane, source: "viva", message: unknown.reason,
-                bridge: unknown.session.map { CloudLaneCommand.fields(of: $0, sessionId: sessionId) } ?? [:],
-                viva: viva)
+                bridge: bridge, viva: viva)
         }
         finalize(record, reply, event: reply.outcome == .unknown ? .unknown : .result)
     }
@@ -163,7 +169,8 @@ extension Correlator {
         guard action == .announce else { return }
         let endpoint = lane.configuration.endpoint
         if lane.connected {
-            logger.notice("cloud lane up: Viva's cloud answers", metadata: ["lane": "\(lane.id)", "endpoint": "\(endpoint)"])
+            logger.notice(
+                "cloud lane up: Viva's cloud answers", metadata: ["lane": "\(lane.id)", "endpoint": "\(endpoint)"])
             publishLaneEvent(lane.id, .connected(endpoint: endpoint))
         } else {
             logger.notice(

@@ -62,7 +62,8 @@ extension Correlator {
             reject(rejection, to: target)
             return
         }
-        if case .cloud = lane.configuration.transport, let refusal = CloudLaneCommand.refusal(terminal, id: command.id) {
+        if case .cloud = lane.configuration.transport, let refusal = CloudLaneCommand.refusal(terminal, id: command.id)
+        {
             reject(refusal, to: target)
             return
         }

@@ -83,7 +83,8 @@ public final class CloudBackOffice: Sendable {
         }
         state.withLock { state in
             response.delayMs = state.faults.latencyMs
-            state.log.append(CloudRequestRecord(
+            state.log.append(
+                CloudRequestRecord(
                     method: request.method, path: request.path, status: response.status,
                     body: request.path.hasPrefix("/ecr/") ? request.body : []))
         }

@@ -78,7 +78,8 @@ enum EmbeddedDefault {
         if backOffice {
             let url = "http://127.0.0.1:\(try backOfficePort(environment: environment))"
             let (secretFile, keyFile) = try writeBackOfficeSecrets()
-            yaml += "  - {id: \(cloudLane.id), cloud: {terminalId: \"\(cloudLane.terminalId)\", cashRegisterId: \(cloudLane.cashRegisterId)}}\n"
+            yaml +=
+                "  - {id: \(cloudLane.id), cloud: {terminalId: \"\(cloudLane.terminalId)\", cashRegisterId: \(cloudLane.cashRegisterId)}}\n"
             yaml += """
                 vivaCloud:
                   accountsURL: \(url)
