@@ -154,7 +154,7 @@ extension Correlator {
     /// Viva's cloud answered, or stopped answering: every cloud lane's link follows.
     private func cloudReachable(_ reachable: Bool) {
         for id in laneOrder {
-            guard let lane = lanes[id], case .cloud = lane.configuration.transport else { continue }
+            guard let lane = lanes[id], case .cloud = lane.transport else { continue }
             cloudLinkChanged(lane, lane.link.cloudReachable(reachable))
         }
     }

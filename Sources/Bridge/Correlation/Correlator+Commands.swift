@@ -62,7 +62,7 @@ extension Correlator {
             reject(rejection, to: target)
             return
         }
-        if case .cloud = lane.configuration.transport, let refusal = CloudLaneCommand.refusal(terminal, id: command.id)
+        if case .cloud = lane.transport, let refusal = CloudLaneCommand.refusal(terminal, id: command.id)
         {
             reject(refusal, to: target)
             return
@@ -101,7 +101,7 @@ extension Correlator {
         }
         record.receivedMs = now
         emit(.journal(store.accept(record, atMs: now)))
-        if case .cloud(let device) = lane.configuration.transport {
+        if case .cloud(let device) = lane.transport {
             sendThroughCloud(record, terminal, lane: lane, device: device)
             return
         }

@@ -91,7 +91,7 @@ extension Correlator {
         entry["lane"] = .string(lane.id)
         entry["connected"] = .bool(lane.connected)
         entry["platform"] = .string(lane.platform.rawValue)
-        entry["transport"] = .string(lane.configuration.transport.name)
+        entry["transport"] = .string(lane.transport.name)
         if lane.isRemoved { entry["removing"] = .bool(true) }
         entry["relay"] = lane.relayHello.map(JSONValue.object) ?? .null
         switch lane.inFlight.activity {

@@ -139,7 +139,7 @@ final class Correlator {
                     event: .unknown)
                 continue
             }
-            if case .cloud(let device) = lane.configuration.transport {
+            if case .cloud(let device) = lane.transport {
                 if action != .abort, lane.inFlight.activity.isIdle { lane.inFlight.start(record) }
                 resumeThroughCloud(record, lane: lane, device: device)
             } else if action == .abort {

@@ -4,11 +4,16 @@ import InterApp
 final class LaneState {
     /// The settings in effect; a reload's new ones wait in ``link`` until the lane is idle.
     var configuration: LaneConfiguration {
-        didSet { settings = configuration.settings }
+        didSet {
+            settings = configuration.settings
+            transport = configuration.transport
+        }
     }
     /// What the URL builder needs of ``configuration``, kept beside it: read for every command, where taking
     /// it from the configuration copied the whole lane's settings first.
     private(set) var settings: LaneSettings
+    /// How the lane is reached (``configuration``'s), kept beside it for the same reason.
+    private(set) var transport: LaneTransport
     /// Whether the link is up, and what a reload asked of the lane: moved only by its events.
     var link = LaneLinkState()
     /// What the relay said of itself in its last `hello`: kept while the link is down (the relay is the
@@ -36,6 +41,7 @@ final class LaneState {
     init(configuration: LaneConfiguration) {
         self.configuration = configuration
         settings = configuration.settings
+        transport = configuration.transport
     }
 
     /// How long a command of `action` may take on this lane.
