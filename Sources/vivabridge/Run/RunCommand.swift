@@ -69,8 +69,8 @@ struct RunCommand: AsyncParsableCommand {
         if config == nil {
             // The embedded default's lanes are simulated here: bind them first, exactly where the bridge will
             // connect, so the bridge never attaches to relays some other process runs.
+            // The lanes before the back office: a base port that is taken is said as the lanes' problem.
             let ledger = CloudLedger()
-            services.append(.init(service: try await Self.startBackOffice(ledger: ledger, environment: environment)))
             let simulator = Simulator(
                 lanes: EmbeddedDefault.simulatedLanes(for: configuration), logger: logger, ledger: ledger)
             do {
@@ -78,6 +78,7 @@ struct RunCommand: AsyncParsableCommand {
             } catch {
                 Self.fail("the simulated lanes could not start: \(error)", exitCode: 1)
             }
+            services.append(.init(service: try await Self.startBackOffice(ledger: ledger, environment: environment)))
             services.append(.init(service: SimulatorService(simulator: simulator)))
         }
         let bridge: Bridge
