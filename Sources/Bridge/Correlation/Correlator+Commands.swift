@@ -62,8 +62,7 @@ extension Correlator {
             reject(rejection, to: target)
             return
         }
-        if case .cloud = lane.transport, let refusal = CloudLaneCommand.refusal(terminal, id: command.id)
-        {
+        if case .cloud = lane.transport, let refusal = CloudLaneCommand.refusal(terminal, id: command.id) {
             reject(refusal, to: target)
             return
         }
