@@ -30,6 +30,16 @@ struct CloudLaneTests {
             })
     }
 
+    /// Viva's simulated back office on loopback, started, with `faults` set.
+    static func startedViva(_ faults: (inout CloudFaults) -> Void = { _ in }) async throws -> SimulatedVivaCloud {
+        let viva = SimulatedVivaCloud()
+        var set = viva.backOffice.faults
+        faults(&set)
+        viva.backOffice.faults = set
+        try await viva.start()
+        return viva
+    }
+
     /// The session ids the back office was posted, in order.
     static func postedSessions(_ viva: SimulatedVivaCloud) -> [String] {
         viva.backOffice.requests.filter { $0.method == "POST" && $0.path.hasSuffix("transactions:sale") }
@@ -40,8 +50,7 @@ struct CloudLaneTests {
 
     @Test("a sale on a cloud lane is posted once, confirmed by Viva's record, and answered success")
     func approvedSale() async throws {
-        let viva = SimulatedVivaCloud()
-        try await viva.start()
+        let viva = try await Self.startedViva()
         defer { Task { await viva.stop() } }
         let harness = try Self.harness(viva)
         let reply = try harness.call(saleJSON(id: "c1", lane: "cloud-1", amount: 1200))
@@ -65,12 +74,39 @@ struct CloudLaneTests {
         let repeated = try harness.call(saleJSON(id: "c1", lane: "cloud-1", amount: 1200))
         #expect(repeated.string("outcome") == "success")
         #expect(Self.postedSessions(viva).count == 1, "a repeat is answered from the journal, never posted")
+        try harness.drainEvents()
+        let everything =
+            harness.logs.text + harness.bridge.metrics.render() + harness.events.map { "\($0.body)" }.joined()
+            + "\(reply)"
+        #expect(!everything.contains("CLIENT-SECRET-VALUE") && !everything.contains("API-KEY-VALUE"))
+        #expect(!viva.backOffice.issuedTokens.contains { everything.contains($0) }, "no token either")
+    }
+
+    @Test("a cloud lane's link goes down while Viva does not answer, up once it does; the sale ends unknown, uncharged")
+    func linkFollowsViva() async throws {
+        let viva = try await Self.startedViva { $0.serverErrorRate = 1 }
+        defer { Task { await viva.stop() } }
+        let harness = try Self.harness(viva)
+        try harness.send(saleJSON(id: "down", lane: "cloud-1", amount: 1800, extra: #","timeoutMs":1000"#))
+        try harness.event("cloud-1.lane.disconnected", timeoutMs: 20_000) {
+            $0.string("endpoint") == "viva-cloud:16000001"
+        }
+        let lanes = try harness.call(#"{"id":"l1","action":"lanes"}"#)
+        let entry = lanes.object("result")?["lanes"]?.arrayValue?.compactMap(\.objectValue)
+            .first { $0.string("lane") == "cloud-1" }
+        #expect(entry?["connected"] == .bool(false))
+        var faults = viva.backOffice.faults
+        faults.serverErrorRate = 0
+        viva.backOffice.faults = faults
+        try harness.event("cloud-1.lane.connected", timeoutMs: 20_000)
+        let reply = try harness.reply(to: "down", timeoutMs: 60_000)
+        #expect(reply.string("outcome") == "unknown", "Viva never took the sale: unknown, never failure")
+        #expect(viva.ledger.entries.isEmpty)
     }
 
     @Test("a declined sale ends failure, a pre-authorisation is posted with preauth")
     func declinedAndPreAuth() async throws {
-        let viva = SimulatedVivaCloud()
-        try await viva.start()
+        let viva = try await Self.startedViva()
         defer { Task { await viva.stop() } }
         let harness = try Self.harness(viva)
         let declined = try harness.call(saleJSON(id: "d1", lane: "cloud-1", amount: 1251))
@@ -84,8 +120,7 @@ struct CloudLaneTests {
 
     @Test("what a cloud lane cannot carry is refused unsupported_on_transport, with nothing sent")
     func unsupportedOnTransport() async throws {
-        let viva = SimulatedVivaCloud()
-        try await viva.start()
+        let viva = try await Self.startedViva()
         defer { Task { await viva.stop() } }
         let harness = try Self.harness(viva)
         let batch = try harness.call(#"{"id":"b1","action":"batch","lane":"cloud-1","command":"open"}"#)
@@ -108,12 +143,8 @@ struct CloudLaneTests {
 
     @Test("a POST whose answer was lost is asked for, never posted twice: one session, one charge")
     func lostPostAnswer() async throws {
-        let viva = SimulatedVivaCloud()
-        try await viva.start()
+        let viva = try await Self.startedViva { $0.lostPostAnswers = 1 }
         defer { Task { await viva.stop() } }
-        var faults = viva.backOffice.faults
-        faults.lostPostAnswers = 1
-        viva.backOffice.faults = faults
         let harness = try Self.harness(viva)
         let reply = try harness.call(saleJSON(id: "lost", lane: "cloud-1", amount: 1300), timeoutMs: 20_000)
         #expect(reply.string("outcome") == "success")
@@ -124,12 +155,8 @@ struct CloudLaneTests {
 
     @Test("a session Viva approves but whose record disagrees ends unknown and publishes disagreement")
     func disagreement() async throws {
-        let viva = SimulatedVivaCloud()
-        try await viva.start()
+        let viva = try await Self.startedViva { $0.sessionsDisagree = true }
         defer { Task { await viva.stop() } }
-        var faults = viva.backOffice.faults
-        faults.sessionsDisagree = true
-        viva.backOffice.faults = faults
         let harness = try Self.harness(viva)
         let reply = try harness.call(saleJSON(id: "dis", lane: "cloud-1", amount: 1400))
         #expect(reply.string("outcome") == "unknown")
@@ -142,12 +169,8 @@ struct CloudLaneTests {
 
     @Test("an abort deletes the session in flight: the sale ends aborted, and no money is taken")
     func abortDeletesSession() async throws {
-        let viva = SimulatedVivaCloud()
-        try await viva.start()
+        let viva = try await Self.startedViva { $0.sessionsNeverFinish = true }
         defer { Task { await viva.stop() } }
-        var faults = viva.backOffice.faults
-        faults.sessionsNeverFinish = true
-        viva.backOffice.faults = faults
         let harness = try Self.harness(viva)
         try harness.send(saleJSON(id: "s", lane: "cloud-1", amount: 1500))
         try harness.event("cloud-1.sale.forwarded") { $0.string("id") == "s" }
@@ -163,12 +186,8 @@ struct CloudLaneTests {
 
     @Test("a session still running at its deadline is aborted and polled until it ends")
     func deadlineAborts() async throws {
-        let viva = SimulatedVivaCloud()
-        try await viva.start()
+        let viva = try await Self.startedViva { $0.sessionsNeverFinish = true }
         defer { Task { await viva.stop() } }
-        var faults = viva.backOffice.faults
-        faults.sessionsNeverFinish = true
-        viva.backOffice.faults = faults
         let harness = try Self.harness(viva)
         let reply = try harness.call(
             saleJSON(id: "slow", lane: "cloud-1", amount: 1600, extra: #","timeoutMs":1000"#), timeoutMs: 20_000)
@@ -181,12 +200,8 @@ struct CloudLaneTests {
         "a bridge stopped between the POST and the result asks for the session after its restart: one charge",
         arguments: [false, true])
     func restartResumesSession(onPostgres: Bool) async throws {
-        let viva = SimulatedVivaCloud()
-        try await viva.start()
+        let viva = try await Self.startedViva { $0.sessionsNeverFinish = true }
         defer { Task { await viva.stop() } }
-        var faults = viva.backOffice.faults
-        faults.sessionsNeverFinish = true
-        viva.backOffice.faults = faults
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "vivabridge-cloud-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -198,6 +213,7 @@ struct CloudLaneTests {
         try first.event("cloud-1.sale.forwarded") { $0.string("id") == "kept" }
         first.bridge.halt()
         #expect(viva.ledger.entries.isEmpty, "the session was still running when the bridge stopped")
+        var faults = viva.backOffice.faults
         faults.sessionsNeverFinish = false
         faults.sessionMs = 0
         viva.backOffice.faults = faults

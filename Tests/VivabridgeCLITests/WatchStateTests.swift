@@ -85,6 +85,19 @@ struct WatchStateTests {
         #expect(state.lane("lane-1")?.inFlight == nil)
     }
 
+    @Test("a cloud lane (transport cloud, v1.3) shows cloud where a relay lane shows its platform")
+    func cloudLane() {
+        let state = WatchState().applying(
+            snapshot: lanesReply([
+                [
+                    "lane": "lane-4", "connected": true, "platform": "android", "transport": "cloud", "relay": nil,
+                    "inFlight": nil, "aborts": [], "openBatch": nil, "lastCallbackAt": nil,
+                ]
+            ]))
+        #expect(state.lane("lane-4")?.platform == "cloud")
+        #expect(state.lane("lane-4")?.connected == true)
+    }
+
     @Test("a sale's events: in flight from accepted, cleared by its result, which becomes the last result")
     func saleLifecycle() {
         var state = WatchState().applying(snapshot: twoLanes)

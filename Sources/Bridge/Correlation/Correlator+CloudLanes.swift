@@ -90,7 +90,10 @@ extension Correlator {
     /// ends (the record waits until the backstop); at the backstop it ends `unknown` here. Returns false when
     /// `record` has no session (the caller expires it as any other).
     func expireCloud(_ record: CommandRecord) -> Bool {
-        guard let sessionId = cloudSessionId(of: record.id), let inFlight = cloudSessions[sessionId] else {
+        // A relay lane's command (most expiries) costs no session id's hash.
+        guard case .cloud? = lanes[record.lane]?.transport, let sessionId = cloudSessionId(of: record.id),
+            let inFlight = cloudSessions[sessionId]
+        else {
             return false
         }
         if !inFlight.deadlinePassed {

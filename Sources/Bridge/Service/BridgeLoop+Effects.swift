@@ -72,15 +72,7 @@ extension BridgeLoop {
             switch effect {
             case .journal: continue
             case .send(let lane, let message, let recordId):
-                if let recordId, correlator.store.record(id: recordId) == nil {
-                    // Its command ended while the turn waited for its commit (a deadline passed during a
-                    // commit that took longer than it): the URL is not sent, so the terminal never runs a
-                    // command whose caller was already answered.
-                    logger.notice(
-                        "request not sent: its command ended before its journal commit completed",
-                        metadata: ["lane": "\(lane)", "id": "\(recordId)"])
-                    continue
-                }
+                guard !endedBeforeCommit(recordId, lane: lane) else { continue }
                 let sent = sendToRelay(lane, message.frames)
                 if let recordId {
                     if sent {
@@ -90,12 +82,7 @@ extension BridgeLoop {
                     }
                 }
             case .cloud(let request, let recordId):
-                if let recordId, correlator.store.record(id: recordId) == nil {
-                    logger.notice(
-                        "cloud request not sent: its command ended before its journal commit completed",
-                        metadata: ["id": "\(recordId)"])
-                    continue
-                }
+                guard !endedBeforeCommit(recordId, lane: nil) else { continue }
                 if !carryToCloud(request), let recordId, let lane = correlator.store.record(id: recordId)?.lane {
                     correlator.sendFailed(lane: lane, recordId: recordId)
                 }
@@ -117,6 +104,17 @@ extension BridgeLoop {
                 closeLink(lane)
             }
         }
+    }
+
+    /// Whether command `recordId` ended while its turn waited for its commit (a deadline passed during a
+    /// commit that took longer than it): its request is not sent, so the terminal never runs a command whose
+    /// caller was already answered. Logged when so.
+    private func endedBeforeCommit(_ recordId: String?, lane: String?) -> Bool {
+        guard let recordId, correlator.store.record(id: recordId) == nil else { return false }
+        logger.notice(
+            "request not sent: its command ended before its journal commit completed",
+            metadata: ["lane": "\(lane ?? "-")", "id": "\(recordId)"])
+        return true
     }
 
     /// Sends a serialized reply (to command `id`) to its caller on the command socket, without waiting.
