@@ -197,10 +197,7 @@ extension BridgeService {
         case .unreachable(let reason)?:
             throw BridgeServiceError(.journalUnreachable, underlying: LeaseProblem(description: reason))
         case .taken?:
-            logger.notice(
-                "standby: another bridge took the journal's lease",
-                metadata: ["instance": "\(held.lease.instance)", "epoch": "\(held.epoch)"])
-            return .lostToAnother
+            return leaseLost(held, foundBy: "renewal")
         case nil:
             break
         }
@@ -222,9 +219,15 @@ extension BridgeService {
             return .shutDown
         }
         // The loop ended on its own without a failure: it stopped because a commit found the lease lost.
-        logger.notice(
+        return leaseLost(held, foundBy: "commit")
+    }
+
+    /// Another bridge holds the lease now: one line whichever found it first (the keeper's renewal, or a commit
+    /// fenced by the lease's epoch), so that operators and tests wait for one message.
+    private func leaseLost(_ held: HeldLease, foundBy finder: String) -> ServeEnd {
+        bridge.logger.notice(
             "standby: the journal's lease was lost",
-            metadata: ["instance": "\(held.lease.instance)", "epoch": "\(held.epoch)"])
+            metadata: ["instance": "\(held.lease.instance)", "epoch": "\(held.epoch)", "foundBy": "\(finder)"])
         return .lostToAnother
     }
 
