@@ -94,18 +94,20 @@ public final class VivaCloudClient: Sendable {
 
     // MARK: - Cloud Terminal sessions
 
-    /// Starts a sale on a Viva Terminal app: `POST {api}/ecr/v1/transactions:sale`. Viva answers with no
-    /// body; the result is the session's. A 5xx or a lost answer is thrown, never repeated: the sale may
-    /// have been applied, so ask for its session before posting it again.
-    public func startSale(_ sale: CloudTerminalSale) async throws(VivaCloudError) {
+    /// Starts a session on a Viva Terminal app: `POST {api}/ecr/v1/transactions:<call>` (a sale, capture or
+    /// refund, ``CloudTerminalRequest/call``). Viva answers with no body; the result is the session's. A 5xx
+    /// or a lost answer is thrown, never repeated: the request may have been applied, so ask for its session
+    /// before posting it again.
+    public func startSession(_ request: CloudTerminalRequest) async throws(VivaCloudError) {
+        let name = request.call.rawValue
         let body: [UInt8]
         do {
-            body = Array(try JSONEncoder().encode(sale))
+            body = Array(try JSONEncoder().encode(request))
         } catch {
-            throw VivaCloudError(.invalidSettings, "sale: cannot encode the request (\(error))")
+            throw VivaCloudError(.invalidSettings, "\(name): cannot encode the request (\(error))")
         }
         let call = VivaCloudCall(
-            name: "sale", method: .POST, url: "\(settings.endpoints.api)/ecr/v1/transactions:sale",
+            name: name, method: .POST, url: "\(settings.endpoints.api)/ecr/v1/transactions:\(request.call.path)",
             contentType: "application/json", body: body, repeatable: false)
         let answer = try await sendWithToken(call)
         try Self.expectSuccess(answer, call: call, credentials: "the POS APIs credentials")

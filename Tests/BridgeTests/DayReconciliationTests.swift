@@ -67,6 +67,15 @@ struct DayReconciliationTests {
         #expect(report.text.contains("Missing in the journal"))
     }
 
+    @Test(
+        "a transaction recorded under any command's id (a cloud lane's refund or capture) is not missing in the journal"
+    )
+    func knownByAnyCommand() {
+        var refund = Self.command("r1", action: "cancel", outcome: "success")
+        refund.clientTransactionId = nil
+        #expect(Self.kinds([refund], [Self.viva("r1"), Self.viva("by-hand")]) == [.missingInJournal])
+    }
+
     @Test("a failure Viva shows F, and an unknown Viva shows either way, differ in outcome")
     func outcomeDiffers() {
         #expect(

@@ -9,11 +9,13 @@ import VivaCloud
 /// which transactions become commands, with what outcome, and which repeats they answer.
 @Suite("Commands filled from Viva's records")
 struct FilledCommandTests {
-    private static func viva(_ reference: String?, status: String = "F", euros: Decimal = 12) -> DayTransaction {
+    private static func viva(
+        _ reference: String?, status: String = "F", euros: Decimal = 12, type: TransactionType? = nil
+    ) -> DayTransaction {
         DayTransaction(
             transactionId: UUID().uuidString, statusId: TransactionStatus(rawValue: status), amount: euros,
             merchantTrns: reference, orderCode: "1234567890123456", insDate: "2026-12-06T12:00:00.00",
-            sourceTerminalId: "16016684")
+            sourceTerminalId: "16016684", transactionTypeId: type)
     }
 
     private static func sale(_ amount: Int, tip: Int? = nil, action: TerminalAction = .sale) -> TerminalCommand {
@@ -32,6 +34,13 @@ struct FilledCommandTests {
             [declined, Self.viva(nil), approved, pending, Self.viva("known"), Self.viva("")], known: ["known"])
         #expect(chosen == [approved, pending])
         #expect(FilledCommand.missing([declined, Self.viva("r1", status: "X")], known: []) == [declined])
+    }
+
+    @Test("a refund, void or capture Viva lists under a reference is never filled as a sale; payments and untyped are")
+    func onlyPayments() {
+        let payments = [Self.viva("p1", type: .charge), Self.viva("p2", type: .preauth), Self.viva("p3")]
+        let others = [Self.viva("r1", type: .refund), Self.viva("v1", type: .void), Self.viva("c1", type: .capture)]
+        #expect(FilledCommand.missing(payments + others, known: []) == payments)
     }
 
     @Test("F is a success resolved by Viva, E a failure, another status unknown with nothing resolved")

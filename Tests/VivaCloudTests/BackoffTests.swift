@@ -60,10 +60,10 @@ struct BackoffTests {
             _ = try await cloud.client.transaction(id: entry.transactionId)
             cloud.backOffice.faults.script = [503]
             cloud.backOffice.faults.retryAfterSeconds = nil
-            let sale = CloudTerminalSale(
+            let sale = CloudTerminalRequest(
                 sessionId: "s-1", terminalId: "16016684", cashRegisterId: "till-4", amount: 1000,
                 merchantReference: "cmd-1")
-            let error = await #expect(throws: VivaCloudError.self) { try await cloud.client.startSale(sale) }
+            let error = await #expect(throws: VivaCloudError.self) { try await cloud.client.startSession(sale) }
             #expect(error?.code == .serverError)
             #expect(error?.message.contains("ask for its session") == true)
             #expect(cloud.backOffice.count(path: "/ecr/v1/transactions:sale") == 1)

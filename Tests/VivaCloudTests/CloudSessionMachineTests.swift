@@ -18,10 +18,49 @@ struct CloudSessionMachineTests {
             CloudTerminalSession.self, from: JSONSerialization.data(withJSONObject: fields))
     }
 
-    static func record(_ status: TransactionStatus, cents: Int = amount) -> CheckoutTransaction {
+    static func record(
+        _ status: TransactionStatus, cents: Int = amount, type: TransactionType? = nil
+    ) -> CheckoutTransaction {
         CheckoutTransaction(
             statusId: status, amount: Decimal(cents) / 100, orderCode: "1234567890", merchantTrns: "pos-1",
-            cardNumber: "411111XXXXXX1111", insDate: nil, currencyCode: "978")
+            cardNumber: "411111XXXXXX1111", insDate: nil, currencyCode: "978", transactionTypeId: type)
+    }
+
+    /// A machine whose approved session waits for its record.
+    static func confirming(givesMoneyBack: Bool) throws -> CloudSessionMachine {
+        var machine = CloudSessionMachine(amountCents: amount, givesMoneyBack: givesMoneyBack)
+        _ = machine.start()
+        _ = machine.postAnswered(.success(()))
+        _ = machine.sessionAnswered(.success(.finished(try session(success: true))))
+        return machine
+    }
+
+    @Test("a record's type must move money the command's way: a refund is no payment's record, nor a sale a refund's")
+    func recordTypeDirection() throws {
+        for (givesMoneyBack, agrees, differs) in [
+            (false, TransactionType.charge, TransactionType.refund), (true, .refund, .charge),
+        ] {
+            var wrong = try Self.confirming(givesMoneyBack: givesMoneyBack)
+            guard
+                case .finish(.unknown(let unknown)) = wrong.transactionAnswered(
+                    .success(Self.record(.finished, type: differs)))
+            else {
+                Issue.record("a record of type \(differs) confirmed a command with givesMoneyBack \(givesMoneyBack)")
+                continue
+            }
+            #expect(unknown.disagreement && unknown.reason.contains("type \(differs)"))
+            var right = try Self.confirming(givesMoneyBack: givesMoneyBack)
+            guard case .finish(.approved) = right.transactionAnswered(.success(Self.record(.finished, type: agrees)))
+            else {
+                Issue.record("a record of type \(agrees) did not confirm")
+                continue
+            }
+            var untyped = try Self.confirming(givesMoneyBack: givesMoneyBack)
+            guard case .finish(.approved) = untyped.transactionAnswered(.success(Self.record(.finished))) else {
+                Issue.record("a record Viva gave no type did not confirm")
+                continue
+            }
+        }
     }
 
     @Test("an approved session is confirmed by its record before the command succeeds")

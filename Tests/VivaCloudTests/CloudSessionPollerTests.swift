@@ -40,8 +40,8 @@ struct CloudSessionPollerTests {
         return (nil, seen)
     }
 
-    static func sale(_ amount: Int, reference: String = "pos-\(UUID().uuidString.prefix(8))") -> CloudTerminalSale {
-        CloudTerminalSale(
+    static func sale(_ amount: Int, reference: String = "pos-\(UUID().uuidString.prefix(8))") -> CloudTerminalRequest {
+        CloudTerminalRequest(
             sessionId: CloudSessionId.derive(journal: UUID(), commandId: reference), terminalId: "16016684",
             cashRegisterId: "till-4", amount: amount, merchantReference: reference)
     }
@@ -152,7 +152,7 @@ struct CloudSessionPollerTests {
     func resumeAfterRestart() async throws {
         try await withCloud { cloud in
             let sale = Self.sale(4200)
-            try await cloud.client.startSale(sale)
+            try await cloud.client.startSession(sale)
             try await Self.withPoller(cloud) { poller, events in
                 await poller.resume(sale)
                 let (result, _) = await Self.result(of: sale.sessionId, in: events)

@@ -94,6 +94,13 @@ struct SendRequestTests {
         #expect(throws: (any Error).self) {
             _ = try SendCommand.parse(["pre_auth", "--lane", "l", "--amount", "1", "--tip", "1"])
         }
+        let cloudRefund = try SendCommand.parse(["cancel", "--lane", "c", "--parent-id", "s1", "--amount", "5.00"])
+        #expect(
+            JSONValue.object(try cloudRefund.request(id: "q")).serializedString
+                == #"{"id":"q","lane":"c","action":"cancel","amount":500,"parentId":"s1"}"#)
+        #expect(throws: (any Error).self) {
+            _ = try SendCommand.parse(["sale", "--lane", "l", "--amount", "1", "--parent-id", "s1"]).request(id: "q")
+        }
     }
 
     @Test("v1.1 replies in words: the platforms that have an action, the captured pre-auth, an unreferenced refund")

@@ -72,7 +72,8 @@ public struct DayReconciliation: Sendable, Equatable {
             let transaction = matches.first { $0.statusId == .finished } ?? matches.first
             lines.append(Line(kind: kind(command, transaction), command: command, transaction: transaction))
         }
-        let known = Set(money.compactMap(\.clientTransactionId))
+        // Any command's reference is known: a cloud lane's capture or refund is recorded under its id.
+        let known = Set(journal.flatMap { [$0.id] + ($0.clientTransactionId.map { [$0] } ?? []) })
         for transaction in transactions where transaction.insDate?.hasPrefix(day) == true {
             if let reference = transaction.merchantTrns, known.contains(reference) { continue }
             lines.append(Line(kind: .missingInJournal, command: nil, transaction: transaction))

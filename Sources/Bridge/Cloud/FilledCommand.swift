@@ -86,15 +86,15 @@ enum FilledCommand {
 
 extension FilledCommand {
     /// Viva's transactions a fill adds: one a `MerchantTrns` that is not `known` (an id or a
-    /// `clientTransactionId` of the journal), the one that proves most when several carry it (`F`, then `E`,
+    /// `clientTransactionId` of the journal) and a payment or pre-authorisation (``isPayment(_:)``), the one that proves most when several carry it (`F`, then `E`,
     /// then the first listed); a transaction listed twice (the days either side) counts once.
     static func missing(_ transactions: [DayTransaction], known: Set<String>) -> [DayTransaction] {
         var chosen: [String: DayTransaction] = [:]
         var order: [String] = []
         for transaction in transactions {
-            guard let reference = transaction.merchantTrns, !reference.isEmpty, !known.contains(reference) else {
-                continue
-            }
+            guard isPayment(transaction), let reference = transaction.merchantTrns, !reference.isEmpty,
+                !known.contains(reference)
+            else { continue }
             guard let earlier = chosen[reference] else {
                 chosen[reference] = transaction
                 order.append(reference)
@@ -103,6 +103,14 @@ extension FilledCommand {
             if rank(transaction) < rank(earlier) { chosen[reference] = transaction }
         }
         return order.compactMap { chosen[$0] }
+    }
+
+    /// Whether `transaction` is a payment or pre-authorisation, what a fill writes back as a `sale`: a refund,
+    /// a void or a capture (a cloud lane's, recorded under its command's id) is not; a transaction whose type
+    /// Viva does not give is taken as a payment.
+    static func isPayment(_ transaction: DayTransaction) -> Bool {
+        guard let type = transaction.transactionTypeId else { return true }
+        return [.charge, .chargeInstallments, .preauth, .walletCharge].contains(type)
     }
 
     /// `F` first, then `E`, then any other status.

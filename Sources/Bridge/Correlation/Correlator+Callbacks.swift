@@ -237,12 +237,19 @@ extension Correlator {
         case .capturePreAuth: reply.authorisation = authorisation(namedBy: reply.result, lane: lane)
         default: break
         }
+        markRefund(&reply, action: action, id: id, requested: requested, lane: lane.id)
+    }
+
+    /// Marks a successful answer that gave money back to a card (``ActionSpec/refund``) in the reply (so in
+    /// the journal, the `result` event and `status`), with the amount the terminal reports (else the one
+    /// asked), and logs it at notice level.
+    func markRefund(_ reply: inout Reply, action: TerminalAction, id: String, requested: Int?, lane: String) {
         guard let mark = action.spec.refund else { return }
         let amount = reply.result?["amount"]?.intValue ?? requested
         logger.notice(
             "money given back to a card",
             metadata: [
-                "id": "\(id)", "lane": "\(lane.id)", "refund": "\(mark.key)",
+                "id": "\(id)", "lane": "\(lane)", "refund": "\(mark.key)",
                 "amount": "\(amount.map(String.init) ?? "-")",
             ])
         reply.refund = [mark.key: .bool(true), "amount": amount.map { .number(JSONNumber($0)) } ?? .null]

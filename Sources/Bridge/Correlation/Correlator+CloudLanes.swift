@@ -11,6 +11,8 @@ struct CloudSessionInFlight: Equatable {
     /// Its deadline passed and the poller was told (it deletes the session and asks until it ends); the
     /// record's deadline was moved to the backstop (``Correlator/cloudBackstopMs``).
     var deadlinePassed = false
+    /// The command whose transaction it captures or refunds (`parentId`), if any.
+    var parentId: String?
 }
 
 extension Correlator {
@@ -27,7 +29,80 @@ extension Correlator {
         cloudJournalIdentity.map { CloudSessionId.derive(journal: $0, commandId: id) }
     }
 
-    /// Sends a journaled command of cloud lane `lane` on its way: a sale or pre-authorisation becomes a
+    /// Why `terminal` cannot run on `lane`'s transport although the action table takes it, or nil when it can:
+    /// what a cloud lane cannot carry or needs (``CloudLaneCommand/refusal(_:id:)``) and a parent it cannot
+    /// capture or refund (``cloudParentRefusal(_:id:)``); a cloud lane's `parentId` on a relay lane.
+    func transportRefusal(_ terminal: TerminalCommand, id: String, lane: LaneState) -> Rejection? {
+        switch lane.transport {
+        case .relay: CloudLaneCommand.relayRefusal(terminal, id: id)
+        case .cloud: CloudLaneCommand.refusal(terminal, id: id) ?? cloudParentRefusal(terminal, id: id)
+        }
+    }
+
+    /// The parents a cloud lane's capture or referenced refund may name: a `pre_auth` for a capture; a `sale`
+    /// or a capture for a refund.
+    private static func parentActions(of action: TerminalAction) -> Set<TerminalAction> {
+        action == .capturePreAuth ? [.preAuth] : [.sale, .capturePreAuth]
+    }
+
+    /// Why the `parentId` of `terminal` (a capture or referenced refund on a cloud lane) cannot be captured or
+    /// refunded, or nil when it can: it must be a command of this journal that ended `success` on a cloud lane,
+    /// of the kind the action takes. Its session id is derived from that id, so a wrong one is refused here
+    /// rather than sent to Viva.
+    private func cloudParentRefusal(_ terminal: TerminalCommand, id: String) -> Rejection? {
+        guard let parentId = terminal.parameter("parentId") else { return nil }
+        let action = terminal.action
+        func refused(_ code: RejectionCode, _ why: String) -> Rejection {
+            Rejection(code, why, id: id, lane: terminal.lane, action: action.rawValue)
+        }
+        let kinds = Self.parentActions(of: action).map(\.rawValue).sorted().joined(separator: " or ")
+        if let inFlight = store.record(id: parentId), !inFlight.isRecoveryLookup {
+            return refused(.invalidValue, "parentId \(parentId) is still in flight; wait for its outcome")
+        }
+        let parent: StoredCommand?
+        do {
+            parent = try store.finished(id: parentId)
+        } catch {
+            logger.error("journal read failed", metadata: ["parentId": "\(parentId)", "error": "\(error)"])
+            return refused(.journalUnavailable, "the journal cannot be read; nothing was sent; try again later")
+        }
+        guard let parent else {
+            return refused(
+                .invalidValue,
+                "parentId \(parentId) is no command of this bridge's journal: a cloud lane \(action == .cancel ? "refunds" : "captures") "
+                    + "only a \(kinds) it made; do it in Viva's portal otherwise")
+        }
+        guard Self.parentActions(of: action).contains(parent.action) else {
+            return refused(
+                .invalidValue,
+                "parentId \(parentId) is a \(parent.action.rawValue); \(action.rawValue) takes a \(kinds)")
+        }
+        guard parent.state == .final, parent.outcome == .success else {
+            return refused(
+                .invalidValue,
+                "parentId \(parentId) ended \(parent.outcome?.rawValue ?? parent.state.rawValue), not success: there is "
+                    + "nothing to \(action == .cancel ? "refund" : "capture")")
+        }
+        guard let parentLane = parent.lane, case .cloud? = lanes[parentLane]?.transport else {
+            return refused(
+                .invalidValue,
+                "parentId \(parentId) was made on lane \(parent.lane ?? "-"), not a cloud lane: \(action.rawValue) it there by "
+                    + "referenceNumber or orderCode")
+        }
+        return nil
+    }
+
+    /// The request of cloud command `id` (`terminal`) under `sessionId`: a capture's or refund's parent session
+    /// derived from its `parentId` as its own is.
+    private func cloudRequest(
+        _ terminal: TerminalCommand, id: String, sessionId: String, device: CloudTerminal
+    ) -> CloudTerminalRequest {
+        CloudLaneCommand.request(
+            terminal, id: id, sessionId: sessionId,
+            parentSessionId: terminal.parameter("parentId").flatMap(cloudSessionId(of:)), on: device)
+    }
+
+    /// Sends a journaled command of cloud lane `lane` on its way: a sale, capture or refund becomes a
     /// session (posted after this turn's commit), an `abort` deletes the session in flight.
     func sendThroughCloud(
         _ record: CommandRecord, _ terminal: TerminalCommand, lane: LaneState, device: CloudTerminal
@@ -41,8 +116,11 @@ extension Correlator {
         }
         lane.inFlight.start(record)
         publishProgress(record, .accepted)
-        cloudSessions[sessionId] = CloudSessionInFlight(recordId: record.id)
-        emit(.cloud(.begin(CloudLaneCommand.sale(terminal, sessionId: sessionId, on: device)), recordId: record.id))
+        cloudSessions[sessionId] = CloudSessionInFlight(recordId: record.id, parentId: terminal.parameter("parentId"))
+        emit(
+            .cloud(
+                .begin(cloudRequest(terminal, id: record.id, sessionId: sessionId, device: device)), recordId: record.id
+            ))
     }
 
     /// An `abort` on a cloud lane: the session of the sale in flight is deleted (the sale then ends by its
@@ -82,8 +160,11 @@ extension Correlator {
                 event: .unknown)
             return
         }
-        cloudSessions[sessionId] = CloudSessionInFlight(recordId: record.id)
-        emit(.cloud(.resume(CloudLaneCommand.sale(terminal, sessionId: sessionId, on: device)), recordId: record.id))
+        cloudSessions[sessionId] = CloudSessionInFlight(recordId: record.id, parentId: terminal.parameter("parentId"))
+        emit(
+            .cloud(
+                .resume(cloudRequest(terminal, id: record.id, sessionId: sessionId, device: device)),
+                recordId: record.id))
     }
 
     /// The deadline of a cloud command passed. The first time, its session is aborted and polled until it
@@ -133,7 +214,12 @@ extension Correlator {
         guard let inFlight = cloudSessions.removeValue(forKey: sessionId),
             let record = store.record(id: inFlight.recordId)
         else { return }
-        let reply = CloudLaneCommand.reply(result, sessionId: sessionId, aborted: inFlight.abortRequested)
+        var reply = CloudLaneCommand.reply(result, sessionId: sessionId, aborted: inFlight.abortRequested)
+        if reply.outcome == .success {
+            if record.action == .capturePreAuth { reply.authorisation = inFlight.parentId }
+            markRefund(
+                &reply, action: record.action, id: record.id, requested: record.requested?.amount, lane: record.lane)
+        }
         if case .unknown(let unknown) = result, unknown.disagreement {
             var bridge = JSONObject()
             bridge["outcome"] = .string(Outcome.unknown.rawValue)

@@ -62,7 +62,7 @@ extension Correlator {
             reject(rejection, to: target)
             return
         }
-        if case .cloud = lane.transport, let refusal = CloudLaneCommand.refusal(terminal, id: command.id) {
+        if let refusal = transportRefusal(terminal, id: command.id, lane: lane) {
             reject(refusal, to: target)
             return
         }

@@ -44,9 +44,9 @@ extension Correlator {
 /// What the loop hands to the cloud lanes' poller (``CloudSessionPoller``), in order.
 enum CloudLaneRequest: Sendable, Equatable {
     /// Post a new command's session (journaled).
-    case begin(CloudTerminalSale)
+    case begin(CloudTerminalRequest)
     /// Take up a command journaled before a restart: its session is asked for before anything is posted.
-    case resume(CloudTerminalSale)
+    case resume(CloudTerminalRequest)
     /// The client's `abort`: delete the session; it ends by its own answer.
     case abort(sessionId: String)
     /// The command's deadline passed: delete the session and ask for it until it ends.

@@ -26,6 +26,11 @@ extension ActionSpec {
         .optional("show_transaction_result", .flag),
     ]
 
+    /// (v1.3, cloud lanes only) The earlier transaction named by the `id` of the bridge's own command that made
+    /// it, in the bridge's journal (`cancel`, `capture_pre_auth`): the session a cloud lane refunds or captures.
+    /// A relay lane refuses it (`unsupported_on_transport`): its app names a transaction by the fields below.
+    static let parentCommand: ParameterSpec = .optional("parentId", .text(maxLength: 128))
+
     /// How an earlier transaction is named besides its `referenceNumber`: by order code, or searched in a
     /// date range (`cancel`, `capture_pre_auth`).
     static let transactionSearch: [ParameterSpec] = [
@@ -79,7 +84,7 @@ extension ActionSpec {
         parameters: [
             .optional("referenceNumber", .digits(maxLength: 12)),
             .optional("amount", .integer(1...maxAmount), unit: "cents"),
-        ] + transactionSearch + resultScreens,
+        ] + transactionSearch + resultScreens + [parentCommand],
         request: RequestForm(action: "cancel", trailing: [Parameter("protocol", "int_default")])
     )
 

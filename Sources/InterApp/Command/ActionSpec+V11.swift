@@ -44,7 +44,7 @@ extension ActionSpec {
         parameters: [
             .optional("amount", .integer(1...maxAmount), unit: "cents"),
             .optional("referenceNumber", .digits(maxLength: 12)),
-        ] + transactionSearch + resultScreens,
+        ] + transactionSearch + resultScreens + [parentCommand],
         request: RequestForm(action: "capture_pre_auth"),
         abortable: false
     )

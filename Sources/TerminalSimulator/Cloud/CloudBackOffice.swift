@@ -8,7 +8,7 @@ import Synchronization
 /// - `GET /api/transactions?date=YYYY-MM-DD`: Basic auth with the Merchant ID and API key; the day's
 ///   transactions (`Transactions[]`, amounts in euros).
 /// - `GET /checkout/v2/transactions/{id}`: Bearer; one transaction (amount in euros).
-/// - `POST /ecr/v1/transactions:sale`, `GET` and `DELETE /ecr/v1/sessions/{id}?cashRegisterId=`: Bearer;
+/// - `POST /ecr/v1/transactions:sale` (and `:preauth-completion`, `:refund`, `:unreferenced-refund`, `:fast-refund`), `GET` and `DELETE /ecr/v1/sessions/{id}?cashRegisterId=`: Bearer;
 ///   the Cloud Terminal API's sessions (``CloudTerminalSessions``), written to the same ledger.
 ///
 /// Faults (``CloudFaults``) can be set at any time. Pure logic behind a mutex; ``CloudBackOfficeServer``
@@ -19,7 +19,7 @@ public final class CloudBackOffice: Sendable {
     private let credentials: CloudCredentials
     private let clock: any SimulatorClock
     private let state: Mutex<State>
-    /// Told of every sale POST that reached a session: a new one (Viva holds it from then on) or one posted
+    /// Told of every POST of a session that reached a session: a new one (Viva holds it from then on) or one posted
     /// again under a `sessionId` it already held (refused 409): one line each in `simulate --record`.
     private let sessionPosted: RequestObserver?
 
@@ -34,9 +34,9 @@ public final class CloudBackOffice: Sendable {
     }
 
     /// Creates a back office answering from `ledger`.
-    /// `sessionPosted` is told of each sale POST that started a session or repeated one, as an
+    /// `sessionPosted` is told of each POST that started a session or repeated one, as an
     /// ``ObservedRequest`` of lane `cloud:<terminalId>` and reference `merchantReference`, whose URL is
-    /// `viva-cloud:transactions:sale?sessionId=…&clientTransactionId=…` (`&repeated=true` for a repeat).
+    /// `viva-cloud:transactions:<call>?sessionId=…&clientTransactionId=…` (`&repeated=true` for a repeat).
     public init(
         credentials: CloudCredentials, ledger: CloudLedger, faults: CloudFaults = CloudFaults(), seed: UInt64 = 1,
         clock: any SimulatorClock = SystemSimulatorClock(), sessionPosted: RequestObserver? = nil
@@ -136,7 +136,8 @@ public final class CloudBackOffice: Sendable {
                 return CloudJSON.response(404, ["message": "Transaction not found"])
             }
             return CloudJSON.transaction(entry)
-        case _ where path == CloudTerminalSessions.salePath || path.hasPrefix(CloudTerminalSessions.path):
+        case _
+        where path.hasPrefix(CloudTerminalSessions.transactionsPath) || path.hasPrefix(CloudTerminalSessions.path):
             guard bearerIsValid(request, now: now, state: state) else {
                 return CloudJSON.response(401, ["detail": "Could not validate credentials"])
             }
@@ -149,21 +150,24 @@ public final class CloudBackOffice: Sendable {
     private func session(_ request: CloudRequest, now: Date, state: inout State) -> CloudResponse {
         let id = String(request.path.dropFirst(CloudTerminalSessions.path.count))
         let cashRegisterId = request.query["cashRegisterId"]
-        switch (request.method, request.path == CloudTerminalSessions.salePath) {
-        case ("POST", true):
-            let response = state.sessions.post(request.body, now: now, faults: &state.faults)
-            if let sessionPosted, response.status != 400, let sale = CloudTerminalSessions.Sale(json: request.body) {
+        let call = CloudTerminalSessions.call(ofPath: request.path)
+        switch (request.method, call) {
+        case ("POST", let call?):
+            let response = state.sessions.post(call, request.body, now: now, faults: &state.faults, ledger: ledger)
+            if let sessionPosted, response.status != 400,
+                let sale = CloudTerminalSessions.Sale(call: call, json: request.body)
+            {
                 let reference = sale.merchantReference ?? "-"
                 let url =
-                    "viva-cloud:transactions:sale?sessionId=\(sale.sessionId)&clientTransactionId=\(reference)"
+                    "viva-cloud:transactions:\(call.rawValue)?sessionId=\(sale.sessionId)&clientTransactionId=\(reference)"
                     + (response.status == 409 ? "&repeated=true" : "")
                 sessionPosted(ObservedRequest(lane: "cloud:\(sale.terminalId)", reference: reference, url: url))
             }
             return response
-        case ("GET", false):
+        case ("GET", nil):
             return state.sessions.get(
                 id, cashRegisterId: cashRegisterId, now: now, faults: state.faults, ledger: ledger)
-        case ("DELETE", false): return state.sessions.delete(id, cashRegisterId: cashRegisterId)
+        case ("DELETE", nil): return state.sessions.delete(id, cashRegisterId: cashRegisterId)
         default: return CloudJSON.response(405, ["detail": "Method Not Allowed"])
         }
     }

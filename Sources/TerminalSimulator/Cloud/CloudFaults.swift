@@ -23,7 +23,7 @@ public struct CloudFaults: Sendable, Equatable {
     public var sessionMs = 200
     /// Sessions never leave 202 (a session that never reached the device), until deleted.
     public var sessionsNeverFinish = false
-    /// The next this many sale POSTs are applied (their session starts) but answered 502: the answer is lost.
+    /// The next this many session POSTs are applied (their session starts) but answered 502: the answer is lost.
     public var lostPostAnswers = 0
     /// Approved sessions are recorded `E` in the ledger: the session disagrees with its transaction.
     public var sessionsDisagree = false

@@ -15,6 +15,7 @@ enum CloudJSON {
                 "OrderCode": Int64(entry.orderCode).map { $0 as Any } ?? entry.orderCode,
                 "InsDate": entry.insDate,
                 "SourceTerminalId": Int64(entry.terminalId).map { $0 as Any } ?? entry.terminalId,
+                "TransactionTypeId": entry.typeId,
             ]
         }
         return response(200, ["Transactions": transactions, "ErrorCode": 0, "ErrorText": NSNull(), "Success": true])
@@ -27,7 +28,7 @@ enum CloudJSON {
                 "statusId": entry.statusId, "amount": euros(entry.amount),
                 "orderCode": Int64(entry.orderCode).map { $0 as Any } ?? entry.orderCode,
                 "merchantTrns": entry.merchantTrns ?? NSNull(), "cardNumber": entry.cardNumber ?? NSNull(),
-                "insDate": entry.insDate, "currencyCode": "978",
+                "insDate": entry.insDate, "currencyCode": "978", "transactionTypeId": entry.typeId,
             ])
     }
 

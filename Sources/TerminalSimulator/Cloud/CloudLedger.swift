@@ -17,6 +17,8 @@ public struct CloudLedgerEntry: Sendable, Equatable {
     public var insDate: String
     /// The terminal id (TID) of the terminal that made it.
     public var terminalId: String
+    /// Viva's `TransactionTypeId`: 5 a payment, 1 a pre-authorisation, 0 a capture, 4 a refund.
+    public var typeId: Int
     /// The masked card number, when a card was read.
     public var cardNumber: String?
     /// When it was written to the ledger (the simulator's clock); the back office may hide it for a while.
@@ -66,7 +68,8 @@ public final class CloudLedger: Sendable {
     /// Records a transaction with this status as it is, whatever the amount (a cloud session whose record
     /// disagrees with it, in the back office's faults).
     func record(
-        statusId: String, amount: Int, merchantTrns: String?, terminalId: String, cardNumber: String? = nil
+        statusId: String, amount: Int, merchantTrns: String?, terminalId: String, cardNumber: String? = nil,
+        typeId: Int = 5
     ) -> CloudLedgerEntry {
         let now = clock.now()
         let insDate = Self.localDate(dates.string(from: now))
@@ -74,7 +77,7 @@ public final class CloudLedger: Sendable {
             let entry = CloudLedgerEntry(
                 transactionId: state.random.uuid(), statusId: statusId, amount: amount, merchantTrns: merchantTrns,
                 orderCode: state.random.digits(16, leadingNonZero: true), insDate: insDate, terminalId: terminalId,
-                cardNumber: cardNumber, recordedAt: now)
+                typeId: typeId, cardNumber: cardNumber, recordedAt: now)
             Self.append(entry, to: &state)
             return entry
         }
@@ -94,7 +97,9 @@ public final class CloudLedger: Sendable {
                 transactionId: transaction.transactionId ?? state.random.uuid(),
                 statusId: transaction.outcome == .approved ? "F" : "E", amount: transaction.amount,
                 merchantTrns: transaction.clientTransactionId, orderCode: orderCode, insDate: insDate,
-                terminalId: terminalId, cardNumber: transaction.accountNumber, recordedAt: now)
+                terminalId: terminalId, typeId: transaction.kind == .preAuth ? 1 : 5,
+                cardNumber: transaction.accountNumber,
+                recordedAt: now)
             Self.append(entry, to: &state)
         }
     }

@@ -16,11 +16,13 @@ public struct CheckoutTransaction: Codable, Sendable, Equatable {
     public var insDate: String?
     /// The ISO 4217 numeric currency code (`978`).
     public var currencyCode: LenientString?
+    /// Its type (a payment, a refund, a capture...), when Viva says.
+    public var transactionTypeId: TransactionType?
 
     /// Creates a transaction (the simulated back office writes these).
     public init(
         statusId: TransactionStatus, amount: Decimal, orderCode: String?, merchantTrns: String?,
-        cardNumber: String?, insDate: String?, currencyCode: String?
+        cardNumber: String?, insDate: String?, currencyCode: String?, transactionTypeId: TransactionType? = nil
     ) {
         self.statusId = statusId
         self.amount = amount
@@ -29,6 +31,7 @@ public struct CheckoutTransaction: Codable, Sendable, Equatable {
         self.cardNumber = cardNumber
         self.insDate = insDate
         self.currencyCode = currencyCode.map(LenientString.init)
+        self.transactionTypeId = transactionTypeId
     }
 
     /// The amount in cents.

@@ -51,6 +51,8 @@ public struct DayTransaction: Codable, Sendable, Equatable {
     public var insDate: String?
     /// The terminal that made it, when Viva says.
     public var sourceTerminalId: LenientString?
+    /// Its type (a payment, a refund, a capture...), when Viva says.
+    public var transactionTypeId: TransactionType?
 
     enum CodingKeys: String, CodingKey {
         case transactionId = "TransactionId"
@@ -60,12 +62,13 @@ public struct DayTransaction: Codable, Sendable, Equatable {
         case orderCode = "OrderCode"
         case insDate = "InsDate"
         case sourceTerminalId = "SourceTerminalId"
+        case transactionTypeId = "TransactionTypeId"
     }
 
     /// Creates a transaction (the simulated back office writes these).
     public init(
         transactionId: String, statusId: TransactionStatus, amount: Decimal, merchantTrns: String?,
-        orderCode: String?, insDate: String?, sourceTerminalId: String?
+        orderCode: String?, insDate: String?, sourceTerminalId: String?, transactionTypeId: TransactionType? = nil
     ) {
         self.transactionId = transactionId
         self.statusId = statusId
@@ -74,6 +77,7 @@ public struct DayTransaction: Codable, Sendable, Equatable {
         self.orderCode = orderCode.map(LenientString.init)
         self.insDate = insDate
         self.sourceTerminalId = sourceTerminalId.map(LenientString.init)
+        self.transactionTypeId = transactionTypeId
     }
 
     /// The amount in cents.

@@ -5,15 +5,6 @@ public struct TransactionStatus: RawRepresentable, Codable, Sendable, Hashable, 
 
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
     public var description: String { rawValue }
 
     /// `F`: finished, the money taken.

@@ -7,7 +7,8 @@
 ///   posted again blindly: the session is asked for first, and only a session Viva does not know is posted
 ///   again, under the same session id, a bounded number of times and never after the deadline.
 /// - **No success before the record.** A session that says approved is confirmed by its transaction record
-///   (`F`, the same amount); a record that disagrees ends the command unknown, with `disagreement`.
+///   (`F`, the same amount, and when Viva gives its type, money moving the way the call moves it: a refund's
+///   record is no payment's); a record that disagrees ends the command unknown, with `disagreement`.
 /// - **Unknown, never failed, when the truth is unknown.** A session Viva forgot, a record never found, a
 ///   session still running long after its abort: unknown, for Viva's records by day to settle.
 public struct CloudSessionMachine: Sendable {
@@ -65,12 +66,16 @@ public struct CloudSessionMachine: Sendable {
     private var deleteSent = false
     /// The amount of the command, in cents: what the transaction record must show.
     public let amountCents: Int
+    /// Whether the command gives money back to a card (``CloudTerminalCall/givesMoneyBack``): what the
+    /// record's type, when Viva gives it, must say.
+    public let givesMoneyBack: Bool
     /// The bounds in force.
     public let limits: Limits
 
-    /// A machine for a command of `amountCents`, journaled and not yet sent.
-    public init(amountCents: Int, limits: Limits = Limits()) {
+    /// A machine for a command of `amountCents`, journaled and not yet sent; `givesMoneyBack` for a refund.
+    public init(amountCents: Int, givesMoneyBack: Bool = false, limits: Limits = Limits()) {
         self.amountCents = amountCents
+        self.givesMoneyBack = givesMoneyBack
         self.limits = limits
     }
 
@@ -129,10 +134,11 @@ public struct CloudSessionMachine: Sendable {
     public mutating func transactionAnswered(_ answer: Result<CheckoutTransaction, VivaCloudError>) -> Action {
         guard case .confirming(let session, let transactionId, let lookups) = state else { return .none }
         switch answer {
-        case .success(let record) where record.statusId == .finished && record.amountCents == amountCents:
+        case .success(let record) where confirms(record):
             return finish(.approved(session, record))
         case .success(let record):
-            let found = "status \(record.statusId), \(record.amountCents) cents against \(amountCents)"
+            let type = record.transactionTypeId.map { ", type \($0)" } ?? ""
+            let found = "status \(record.statusId)\(type), \(record.amountCents) cents against \(amountCents)"
             return finish(
                 .unknown(
                     CloudSessionUnknown(
@@ -150,6 +156,13 @@ public struct CloudSessionMachine: Sendable {
         case .failure:
             return .none
         }
+    }
+
+    /// Whether `record` confirms the approved session: `F`, the command's amount, and a type (when Viva gives
+    /// one this client sorts) that moves money the command's way.
+    private func confirms(_ record: CheckoutTransaction) -> Bool {
+        record.statusId == .finished && record.amountCents == amountCents
+            && (record.transactionTypeId?.givesMoneyBack ?? givesMoneyBack) == givesMoneyBack
     }
 
     /// A poll is due (every `pollMs`): the call that learns what changed, if any.

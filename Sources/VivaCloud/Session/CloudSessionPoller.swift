@@ -2,7 +2,7 @@ import Logging
 
 /// What the poller tells its owner about the sessions it drives.
 public enum CloudSessionEvent: Sendable, Equatable {
-    /// Viva took the sale's POST: the command is at the terminal (a relay lane's `forwarded`).
+    /// Viva took the POST: the command is at the terminal (a relay lane's `forwarded`).
     case posted(sessionId: String)
     /// The command is over, with its result (journal it before anything is replied or published).
     case finished(sessionId: String, CloudSessionResult)
@@ -20,7 +20,7 @@ public enum CloudSessionEvent: Sendable, Equatable {
 public actor CloudSessionPoller {
     private struct Entry {
         var machine: CloudSessionMachine
-        var sale: CloudTerminalSale
+        var request: CloudTerminalRequest
         /// A request of this session is out.
         var busy = false
         /// The call to make at the next poll, instead of asking what changed.
@@ -53,14 +53,14 @@ public actor CloudSessionPoller {
     /// The sessions in flight.
     public var inFlight: Int { entries.count }
 
-    /// Posts a new command's sale (journaled by the caller first).
-    public func begin(_ sale: CloudTerminalSale, limits: CloudSessionMachine.Limits = .init()) {
-        add(sale, limits: limits) { $0.start() }
+    /// Posts a new command's request, a sale, capture or refund (journaled by the caller first).
+    public func begin(_ request: CloudTerminalRequest, limits: CloudSessionMachine.Limits = .init()) {
+        add(request, limits: limits) { $0.start() }
     }
 
     /// Takes up a command journaled before a restart: its session is asked for before anything is posted.
-    public func resume(_ sale: CloudTerminalSale, limits: CloudSessionMachine.Limits = .init()) {
-        add(sale, limits: limits) { $0.resume() }
+    public func resume(_ request: CloudTerminalRequest, limits: CloudSessionMachine.Limits = .init()) {
+        add(request, limits: limits) { $0.resume() }
     }
 
     /// The caller's `abort` of the command of this session: the session is deleted; it ends by its answer.
@@ -88,14 +88,17 @@ public actor CloudSessionPoller {
     }
 
     private func add(
-        _ sale: CloudTerminalSale, limits: CloudSessionMachine.Limits,
+        _ request: CloudTerminalRequest, limits: CloudSessionMachine.Limits,
         first: (inout CloudSessionMachine) -> CloudSessionMachine.Action
     ) {
-        guard entries[sale.sessionId] == nil else { return }
-        var entry = Entry(machine: CloudSessionMachine(amountCents: sale.amount, limits: limits), sale: sale)
+        guard entries[request.sessionId] == nil else { return }
+        var entry = Entry(
+            machine: CloudSessionMachine(
+                amountCents: request.amount, givesMoneyBack: request.call.givesMoneyBack, limits: limits),
+            request: request)
         let action = first(&entry.machine)
-        entries[sale.sessionId] = entry
-        perform(action, sessionId: sale.sessionId)
+        entries[request.sessionId] = entry
+        perform(action, sessionId: request.sessionId)
     }
 
     private func event(_ sessionId: String, _ body: (inout CloudSessionMachine) -> CloudSessionMachine.Action) {
@@ -128,7 +131,7 @@ public actor CloudSessionPoller {
     }
 
     private func perform(_ action: CloudSessionMachine.Action, sessionId: String) {
-        guard let sale = entries[sessionId]?.sale else { return }
+        guard let request = entries[sessionId]?.request else { return }
         switch action {
         case .none:
             return
@@ -145,11 +148,13 @@ public actor CloudSessionPoller {
         Task(executorPreference: executor) { [self] in
             switch action {
             case .post:
-                let answer = await Self.capture { () async throws(VivaCloudError) in try await client.startSale(sale) }
+                let answer = await Self.capture { () async throws(VivaCloudError) in
+                    try await client.startSession(request)
+                }
                 await postAnswered(sessionId, answer)
             case .askSession:
                 let answer = await Self.capture { () async throws(VivaCloudError) in
-                    try await client.session(id: sessionId, cashRegisterId: sale.cashRegisterId)
+                    try await client.session(id: sessionId, cashRegisterId: request.cashRegisterId)
                 }
                 await sessionAnswered(sessionId, answer)
             case .askTransaction(let id):
@@ -159,7 +164,7 @@ public actor CloudSessionPoller {
                 await transactionAnswered(sessionId, answer)
             case .deleteSession:
                 let answer = await Self.capture { () async throws(VivaCloudError) in
-                    try await client.abortSession(id: sessionId, cashRegisterId: sale.cashRegisterId)
+                    try await client.abortSession(id: sessionId, cashRegisterId: request.cashRegisterId)
                 }
                 await sawReachable(answer.isAnswered)
             case .none, .finish:

@@ -21,6 +21,7 @@ struct SendCommand: ParsableCommand {
               vivabridge send pre_auth --lane lane-1 --amount 80.00
               vivabridge send capture_pre_auth --lane lane-1 --order-code 1091159196000136 --amount 62.40
               vivabridge send unreferenced_refund --lane lane-1 --amount 5.00
+              vivabridge send cancel --lane lane-4 --parent-id cli-1717171717171-3fa2 --amount 5.00    (cloud lane)
               vivabridge send fast_refund --lane lane-3 --amount 5.00 --reference-number 833121
               vivabridge send report --lane lane-1 [--batch-name morning]
               vivabridge send status --ref cli-1717171717171-3fa2
@@ -91,6 +92,12 @@ struct SendCommand: ParsableCommand {
             capture_pre_auth: the authorisation's orderCode.
             """)
     var orderCode: String?
+
+    @Option(
+        help:
+            "cancel, capture_pre_auth on a cloud lane: the id of the bridge's own sale or pre_auth to refund or capture."
+    )
+    var parentId: String?
 
     @Option(name: .customLong("command"), help: "batch: open or close.")
     var batchCommand: String?
@@ -230,6 +237,7 @@ extension SendCommand {
             ("--client-transaction-id", "clientTransactionId", clientTransactionId.map(JSONValue.string)),
             ("--reference-number", "referenceNumber", referenceNumber.map(JSONValue.string)),
             ("--order-code", "orderCode", orderCode.map(JSONValue.string)),
+            ("--parent-id", "parentId", parentId.map(JSONValue.string)),
             ("--command", "command", batchCommand.map(JSONValue.string)),
             ("--batch-name", "batchName", batchName.map(JSONValue.string)),
             ("--batch-id", "batchId", batchId.map(JSONValue.string)),

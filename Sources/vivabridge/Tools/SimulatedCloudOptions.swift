@@ -33,7 +33,7 @@ struct SimulatedCloudOptions: ParsableArguments {
 
     @Option(
         name: .customLong("cloud-lost-posts"),
-        help: "How many sale POSTs are applied and then answered 502, as when the answer is lost on the way.")
+        help: "How many session POSTs are applied and then answered 502, as when the answer is lost on the way.")
     var lostPosts = 0
 
     func validate() throws {

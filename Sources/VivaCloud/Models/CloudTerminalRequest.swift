@@ -1,7 +1,43 @@
-/// The body of `POST {api}/ecr/v1/transactions:sale`: a sale (or, with `preauth`, a pre-authorisation)
-/// sent to a Viva Terminal app through Viva's cloud. Viva answers 200 with an empty body; the result is the
-/// session's (``CloudTerminalSession``).
-public struct CloudTerminalSale: Codable, Sendable, Equatable {
+/// The call of Viva's Cloud Terminal API that starts a session on a Viva Terminal app: `POST
+/// {api}/ecr/v1/transactions:<path>`. Each answers 200 with an empty body; the result is the session's.
+public enum CloudTerminalCall: String, Sendable, Equatable, CaseIterable {
+    /// A sale (with `preauth`, a pre-authorisation).
+    case sale
+    /// Takes all or part of a pre-authorisation (`parentSessionId`: the pre-authorisation's session).
+    case preauthCompletion
+    /// Gives back all or part of an earlier transaction (`parentSessionId`: its session).
+    case refund
+    /// Gives money back to the presented card with no earlier transaction.
+    case unreferencedRefund
+    /// Sends money back fast to the presented Visa, Mastercard or Maestro card.
+    case fastRefund
+
+    /// The path's last word (`transactions:<word>`).
+    public var path: String {
+        switch self {
+        case .sale: "sale"
+        case .preauthCompletion: "preauth-completion"
+        case .refund: "refund"
+        case .unreferencedRefund: "unreferenced-refund"
+        case .fastRefund: "fast-refund"
+        }
+    }
+
+    /// Whether the call gives money back to a card: its transaction record is a refund, never a payment.
+    public var givesMoneyBack: Bool {
+        switch self {
+        case .sale, .preauthCompletion: false
+        case .refund, .unreferencedRefund, .fastRefund: true
+        }
+    }
+}
+
+/// The body of a ``CloudTerminalCall`` (`POST {api}/ecr/v1/transactions:<call>`): a sale, pre-authorisation,
+/// capture or refund sent to a Viva Terminal app through Viva's cloud. Viva answers 200 with an empty body;
+/// the result is the session's (``CloudTerminalSession``). ``call`` is where it is posted, not a field.
+public struct CloudTerminalRequest: Encodable, Sendable, Equatable {
+    /// Where the request is posted.
+    public var call: CloudTerminalCall
     /// The caller's id of this request; asking for the session uses it.
     public var sessionId: String
     /// The Viva terminal id (TID) of the device.
@@ -26,13 +62,23 @@ public struct CloudTerminalSale: Codable, Sendable, Equatable {
     public var showTransactionResult: Bool?
     /// Whether the app shows the receipt.
     public var showReceipt: Bool?
+    /// The session of the transaction a capture or a referenced refund is made against.
+    public var parentSessionId: String?
 
-    /// Creates a sale request.
+    enum CodingKeys: String, CodingKey {
+        case sessionId, terminalId, cashRegisterId, amount, currencyCode, merchantReference, customerTrns, preauth
+        case tipAmount, maxInstalments, showTransactionResult, showReceipt, parentSessionId
+    }
+
+    /// Creates a request of `call` (a sale by default).
     public init(
-        sessionId: String, terminalId: String, cashRegisterId: String, amount: Int, currencyCode: String = "978",
+        call: CloudTerminalCall = .sale, sessionId: String, terminalId: String, cashRegisterId: String, amount: Int,
+        currencyCode: String = "978",
         merchantReference: String? = nil, customerTrns: String? = nil, preauth: Bool? = nil, tipAmount: Int? = nil,
-        maxInstalments: Int? = nil, showTransactionResult: Bool? = nil, showReceipt: Bool? = nil
+        maxInstalments: Int? = nil, showTransactionResult: Bool? = nil, showReceipt: Bool? = nil,
+        parentSessionId: String? = nil
     ) {
+        self.call = call
         self.sessionId = sessionId
         self.terminalId = terminalId
         self.cashRegisterId = cashRegisterId
@@ -45,6 +91,7 @@ public struct CloudTerminalSale: Codable, Sendable, Equatable {
         self.maxInstalments = maxInstalments
         self.showTransactionResult = showTransactionResult
         self.showReceipt = showReceipt
+        self.parentSessionId = parentSessionId
     }
 }
 
