@@ -46,8 +46,9 @@ public struct TypedEvent: Sendable, Equatable {
         case link(lane: String, up: Bool, endpoint: String)
         /// `<lane>.lane.returned`.
         case returned(lane: String, inFlight: String?)
-        /// `<lane>.lane.added|changed|removed` (`platform` nil on `removed`).
-        case reload(Topic.LaneEvent, lane: String, endpoint: String, platform: Platform?)
+        /// `<lane>.lane.added|changed|removed` (`platform` and `transport`, `relay` or `cloud`, nil on
+        /// `removed`).
+        case reload(Topic.LaneEvent, lane: String, endpoint: String, platform: Platform?, transport: String?)
         /// `<lane>.batch.opened|closed` (`reason` on `closed`).
         case batch(Topic.BatchEvent, lane: String, name: String?, id: String?, reason: String?, automatic: Bool)
         /// `bridge.heartbeat.beat`.
@@ -105,7 +106,8 @@ public struct TypedEvent: Sendable, Equatable {
             case .added, .changed, .removed:
                 return .reload(
                     event, lane: lane, endpoint: try read.string("endpoint"),
-                    platform: try read.optionalEnumeration("platform", Platform.self))
+                    platform: try read.optionalEnumeration("platform", Platform.self),
+                    transport: try read.optionalString("transport"))
             }
         }
         if let event = topic.batchEvent {

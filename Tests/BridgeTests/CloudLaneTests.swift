@@ -95,10 +95,13 @@ struct CloudLaneTests {
         let entry = lanes.object("result")?["lanes"]?.arrayValue?.compactMap(\.objectValue)
             .first { $0.string("lane") == "cloud-1" }
         #expect(entry?["connected"] == .bool(false))
+        #expect(harness.bridge.metrics.render().contains(#"vivabridge_lane_up{lane="cloud-1",transport="cloud"} 0"#))
         var faults = viva.backOffice.faults
         faults.serverErrorRate = 0
         viva.backOffice.faults = faults
         try harness.event("cloud-1.lane.connected", timeoutMs: 20_000)
+        _ = try harness.call(#"{"id":"p1","action":"ping"}"#)  // a turn after the link came up
+        #expect(harness.bridge.metrics.render().contains(#"vivabridge_lane_up{lane="cloud-1",transport="cloud"} 1"#))
         let reply = try harness.reply(to: "down", timeoutMs: 60_000)
         #expect(reply.string("outcome") == "unknown", "Viva never took the sale: unknown, never failure")
         #expect(viva.ledger.entries.isEmpty)

@@ -69,8 +69,14 @@ struct EventStamperTests {
         #expect(try members(.lane("l", .returned(inFlight: nil))) == #","lane":"l","inFlight":null"#)
         #expect(try members(.lane("l", .returned(inFlight: "s"))) == #","lane":"l","inFlight":"s""#)
         #expect(
-            try members(.lane("l", .changed(endpoint: "tcp://e", platform: .android)))
-                == #","lane":"l","endpoint":"tcp://e","platform":"android""#)
+            try members(
+                .lane("l", .changed(endpoint: "tcp://e", platform: .android, transport: .relay(endpoint: "tcp://e"))))
+                == #","lane":"l","endpoint":"tcp://e","platform":"android","transport":"relay""#)
+        let device = CloudTerminal(terminalId: "16000004", cashRegisterId: "till-4")
+        #expect(
+            try members(
+                .lane("l", .added(endpoint: "viva-cloud:16000004", platform: .android, transport: .cloud(device))))
+                == #","lane":"l","endpoint":"viva-cloud:16000004","platform":"android","transport":"cloud""#)
         #expect(
             try members(.batch("l", .opened(name: "b", id: nil, automatic: false)))
                 == #","lane":"l","batchName":"b","batchId":null"#)

@@ -139,20 +139,20 @@ struct LiveLaneTests {
             Dictionary(uniqueKeysWithValues: harness.bridge.live.lanes.map { ($0.id, $0.up) })
         }
         #expect(up() == ["lane-1": true, "lane-2": true, "lane-3": true])
-        #expect(harness.bridge.metrics.render().contains(#"vivabridge_lane_up{lane="lane-2"} 1"#))
+        #expect(harness.bridge.metrics.render().contains(#"vivabridge_lane_up{lane="lane-2",transport="relay"} 1"#))
 
         harness.bridge.reloadLanes(all.filter { $0.id != "lane-2" })
         try harness.event("lane-2.lane.removed")
         _ = try harness.call(#"{"id":"p1","action":"ping"}"#)  // a turn after the removal
         #expect(up() == ["lane-1": true, "lane-3": true])
         #expect(!harness.bridge.metrics.render().contains(#"lane="lane-2""#))
-        #expect(harness.bridge.metrics.render().contains(#"vivabridge_lane_up{lane="lane-3"} 1"#))
+        #expect(harness.bridge.metrics.render().contains(#"vivabridge_lane_up{lane="lane-3",transport="relay"} 1"#))
 
         harness.bridge.reloadLanes(all)
         try harness.event("lane-2.lane.connected")
         _ = try harness.call(#"{"id":"p2","action":"ping"}"#)
         #expect(up() == ["lane-1": true, "lane-2": true, "lane-3": true])
-        #expect(harness.bridge.metrics.render().contains(#"vivabridge_lane_up{lane="lane-2"} 1"#))
+        #expect(harness.bridge.metrics.render().contains(#"vivabridge_lane_up{lane="lane-2",transport="relay"} 1"#))
     }
 
     @Test("a lane brought back by a second reload before its removal was carried out stays, and keeps selling")

@@ -14,8 +14,8 @@ struct MetricsTests {
         let harness = try BridgeHarness.lanes(.ios, .android)
         let listener = try await RunningListener(bridge: harness.bridge)
         let before = try await Self.scrape(listener.port)
-        #expect(before.value("vivabridge_lane_up", ["lane": "lane-1"]) == 1)
-        #expect(before.value("vivabridge_lane_up", ["lane": "lane-2"]) == 1)
+        #expect(before.value("vivabridge_lane_up", ["lane": "lane-1", "transport": "relay"]) == 1)
+        #expect(before.value("vivabridge_lane_up", ["lane": "lane-2", "transport": "relay"]) == 1)
 
         #expect(try harness.call(saleJSON(id: "m-1", lane: "lane-1", amount: 100)).string("outcome") == "success")
         #expect(try harness.call(saleJSON(id: "m-2", lane: "lane-2", amount: 200)).string("outcome") == "success")
@@ -105,8 +105,8 @@ struct MetricsTests {
         }
         let laneSamples = scrape.samples.keys.filter { $0.hasPrefix("vivabridge_lane_up{") }
         #expect(laneSamples.count == 1000)
-        #expect(scrape.has("vivabridge_lane_up", ["lane": "lane-999"]))
-        #expect(scrape.value("vivabridge_lane_up", ["lane": "lane-0"]) == 0)
+        #expect(scrape.has("vivabridge_lane_up", ["lane": "lane-999", "transport": "relay"]))
+        #expect(scrape.value("vivabridge_lane_up", ["lane": "lane-0", "transport": "relay"]) == 0)
         await listener.stop()
     }
 

@@ -166,13 +166,22 @@ struct WatchStateTests {
     func reloadedLanes() {
         var state = WatchState().applying(snapshot: twoLanes)
         state = state.applying(
-            watchEvent("lane-3.lane.added", seq: 1, [("endpoint", "tcp://x:1"), ("platform", "ios")]))
+            watchEvent(
+                "lane-3.lane.added", seq: 1, [("endpoint", "tcp://x:1"), ("platform", "ios"), ("transport", "relay")]))
         #expect(state.lanes.map(\.id) == ["lane-1", "lane-2", "lane-3"])
         #expect(state.lane("lane-3")?.connected == false)
         #expect(state.lane("lane-3")?.platform == "ios")
-        state = state.applying(watchEvent("lane-2.lane.changed", seq: 2, [("platform", "ios")]))
+        state = state.applying(
+            watchEvent(
+                "lane-2.lane.changed", seq: 2,
+                [("endpoint", "tcp://127.0.0.1:6001"), ("platform", "ios"), ("transport", "relay")]))
         #expect(state.lane("lane-2")?.platform == "ios")
-        state = state.applying(watchEvent("lane-1.lane.removed", seq: 3))
+        state = state.applying(
+            watchEvent(
+                "lane-2.lane.changed", seq: 3,
+                [("endpoint", "viva-cloud:16000002"), ("platform", "android"), ("transport", "cloud")]))
+        #expect(state.lane("lane-2")?.platform == "cloud", "a lane a reload made a cloud lane shows its transport")
+        state = state.applying(watchEvent("lane-1.lane.removed", seq: 4))
         #expect(state.lanes.map(\.id) == ["lane-2", "lane-3"])
         #expect(
             state.notes.suffix(2) == [

@@ -8,13 +8,21 @@ public enum LaneTransport: Sendable, Equatable {
     /// device.
     case cloud(CloudTerminal)
 
-    /// `relay` or `cloud`, as `lanes`, the page and `/metrics` show it.
-    public var name: String {
+    /// Which of the two a transport is.
+    public enum Kind: String, Sendable {
+        case relay, cloud
+    }
+
+    /// Which of the two this is.
+    public var kind: Kind {
         switch self {
-        case .relay: "relay"
-        case .cloud: "cloud"
+        case .relay: .relay
+        case .cloud: .cloud
         }
     }
+
+    /// `relay` or `cloud`, as `lanes`, the lane events, the page and `/metrics` show it.
+    public var name: String { kind.rawValue }
 }
 
 /// The terminal of a cloud lane, as Viva's Cloud Terminal API names it.

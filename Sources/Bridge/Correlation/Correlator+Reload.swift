@@ -68,7 +68,11 @@ extension Correlator {
             logger.notice(
                 "lane changed by the reload: its new settings apply, its link is made anew",
                 metadata: ["lane": "\(id)", "endpoint": "\(configuration.endpoint)", "was": "\(endpoint)"])
-            publishLaneEvent(id, .changed(endpoint: configuration.endpoint, platform: configuration.platform))
+            publishLaneEvent(
+                id,
+                .changed(
+                    endpoint: configuration.endpoint, platform: configuration.platform,
+                    transport: configuration.transport))
             emit(.openLink(configuration))
         case nil:
             emit(.openLink(lane.configuration))
@@ -87,7 +91,11 @@ extension Correlator {
         logger.notice(
             "lane added by the reload: connecting",
             metadata: ["lane": "\(id)", "endpoint": "\(configuration.endpoint)"])
-        publishLaneEvent(id, .added(endpoint: configuration.endpoint, platform: configuration.platform))
+        publishLaneEvent(
+                id,
+                .added(
+                    endpoint: configuration.endpoint, platform: configuration.platform,
+                    transport: configuration.transport))
         emit(.openLink(configuration))
     }
 

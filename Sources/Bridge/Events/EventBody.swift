@@ -125,9 +125,9 @@ enum LaneEventBody {
     /// The store app came back to the foreground with no callback; `inFlight` is the command on the lane.
     case returned(inFlight: String?)
     /// A reload added the lane.
-    case added(endpoint: String, platform: Platform)
+    case added(endpoint: String, platform: Platform, transport: LaneTransport)
     /// A reload changed the lane's settings, which now apply.
-    case changed(endpoint: String, platform: Platform)
+    case changed(endpoint: String, platform: Platform, transport: LaneTransport)
     /// A reload removed the lane; its link is closed.
     case removed(endpoint: String)
 
@@ -149,9 +149,10 @@ enum LaneEventBody {
             out.appendMember("endpoint", endpoint)
         case .returned(let inFlight):
             out.appendMember("inFlight", inFlight.map(JSONValue.string) ?? .null)
-        case .added(let endpoint, let platform), .changed(let endpoint, let platform):
+        case .added(let endpoint, let platform, let transport), .changed(let endpoint, let platform, let transport):
             out.appendMember("endpoint", endpoint)
             out.appendMember("platform", platform.rawValue)
+            out.appendMember("transport", transport.name)
         }
     }
 }

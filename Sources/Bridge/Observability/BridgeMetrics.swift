@@ -16,9 +16,9 @@ public final class BridgeMetrics: Sendable {
 
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
-    /// `vivabridge_lane_up` by lane. Taken only when a link goes up or down or a reload adds or removes a
-    /// lane, never per command.
-    private let laneUp: Mutex<[String: CoreMetrics.Gauge]>
+    /// `vivabridge_lane_up` by lane, with the transport it is labelled with. Taken only when a link goes up
+    /// or down or a reload adds, changes or removes a lane, never per command.
+    private let laneUp: Mutex<[String: LaneGauge]>
     let inFlight: CoreMetrics.Gauge
     let unknownUnresolved: CoreMetrics.Gauge
     /// `vivabridge_active`: 1 while this bridge serves, 0 while it starts, waits as standby or has stopped.
@@ -39,13 +39,24 @@ public final class BridgeMetrics: Sendable {
         case matched, late, orphan, unparsable
     }
 
-    /// Metrics for a bridge serving `lanes` (ids, in configuration order): each lane's `lane_up` is 0
-    /// from the start.
-    public init(lanes: [String]) {
+    /// One lane's `vivabridge_lane_up{lane,transport}`.
+    private struct LaneGauge {
+        var transport: LaneTransport.Kind
+        var gauge: CoreMetrics.Gauge
+    }
+
+    /// Metrics for a bridge serving relay lanes `lanes` (ids, in configuration order).
+    public convenience init(lanes: [String]) {
+        self.init(lanes: lanes.map { ($0, .relay) })
+    }
+
+    /// Metrics for a bridge serving `lanes` (ids and transports, in configuration order): each lane's
+    /// `lane_up` is 0 from the start.
+    public init(lanes: [(id: String, transport: LaneTransport.Kind)]) {
         factory = PrometheusMetricsFactory(registry: registry)
         let factory = factory
-        var gauges: [String: CoreMetrics.Gauge] = [:]
-        for lane in lanes { gauges[lane] = Self.laneGauge(lane, factory: factory) }
+        var gauges: [String: LaneGauge] = [:]
+        for lane in lanes { gauges[lane.id] = Self.laneGauge(lane.id, lane.transport, factory: factory) }
         laneUp = Mutex(gauges)
         inFlight = CoreMetrics.Gauge(label: "vivabridge_commands_in_flight", factory: factory)
         inFlight.record(0)
@@ -77,25 +88,35 @@ public final class BridgeMetrics: Sendable {
         http = HTTPListenerMetrics(factory: factory)
     }
 
-    private static func laneGauge(_ lane: String, factory: PrometheusMetricsFactory) -> CoreMetrics.Gauge {
-        let gauge = CoreMetrics.Gauge(label: "vivabridge_lane_up", dimensions: [("lane", lane)], factory: factory)
+    private static func laneGauge(
+        _ lane: String, _ transport: LaneTransport.Kind, factory: PrometheusMetricsFactory
+    ) -> LaneGauge {
+        let gauge = CoreMetrics.Gauge(
+            label: "vivabridge_lane_up", dimensions: [("lane", lane), ("transport", transport.rawValue)],
+            factory: factory)
         gauge.record(0)
-        return gauge
+        return LaneGauge(transport: transport, gauge: gauge)
     }
 
-    /// Sets `lane`'s `vivabridge_lane_up` (a lane a reload added gets its sample here, 0 until it is up).
-    func setLaneUp(_ lane: String, _ up: Bool) {
+    /// Sets `lane`'s `vivabridge_lane_up` (a lane a reload added gets its sample here, 0 until it is up; one
+    /// whose transport a reload changed is labelled anew).
+    func setLaneUp(_ lane: String, _ up: Bool, transport: LaneTransport.Kind) {
         let factory = factory
         laneUp.withLock { gauges in
-            let gauge = gauges[lane] ?? Self.laneGauge(lane, factory: factory)
+            var entry = gauges[lane]
+            if let stale = entry, stale.transport != transport {
+                stale.gauge.destroy()
+                entry = nil
+            }
+            let gauge = entry ?? Self.laneGauge(lane, transport, factory: factory)
             gauges[lane] = gauge
-            gauge.record(up ? 1 : 0)
+            gauge.gauge.record(up ? 1 : 0)
         }
     }
 
     /// Drops the sample of a lane a reload removed.
     func removeLane(_ lane: String) {
-        laneUp.withLock { gauges in gauges.removeValue(forKey: lane)?.destroy() }
+        laneUp.withLock { gauges in gauges.removeValue(forKey: lane)?.gauge.destroy() }
     }
 
     /// The counter of commands answered with `outcome` (and `code`, for `rejected`). It takes the

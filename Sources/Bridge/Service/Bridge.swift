@@ -39,7 +39,7 @@ public final class Bridge: Sendable {
         self.logger = logger
         context = try Context(ioThreads: Self.ioThreads(lanes: configuration.lanes.count), maxSockets: 1024)
         control = ControlChannel()
-        let metrics = BridgeMetrics(lanes: configuration.lanes.map(\.id))
+        let metrics = BridgeMetrics(lanes: configuration.lanes.map { ($0.id, $0.transport.kind) })
         self.metrics = metrics
         live = LiveState(
             laneIds: configuration.lanes.map(\.id), instance: configuration.instanceName,

@@ -9,7 +9,7 @@ struct Observation: Sendable {
 }
 
 extension BridgeLoop {
-    /// Publishes a lane's link state (after the correlator took it) to `/readyz` and `vivabridge_lane_up`;
+    /// Publishes a lane's link state (after the correlator took it) to `/readyz` and `vivabridge_lane_up{lane,transport}`;
     /// a lane the correlator no longer has (a reload removed it) leaves both.
     func observeLink(_ lane: String) {
         guard let state = correlator.lanes[lane] else {
@@ -18,7 +18,7 @@ extension BridgeLoop {
             return
         }
         observation.live.set(lane: lane, up: state.connected)
-        metrics.shared.setLaneUp(lane, state.connected)
+        metrics.shared.setLaneUp(lane, state.connected, transport: state.transport.kind)
     }
 
     /// Samples the gauges that are not counted as they change: commands in flight and `unknown` commands

@@ -132,10 +132,10 @@ extension WatchState {
             Self.fold(event.kind, topicAction: topic.subject, into: &lane)
         }
         switch event.kind {
-        case .reload(.removed, _, _, _):
+        case .reload(.removed, _, _, _, _):
             next.lanes.removeAll { $0.id == laneId }
             next.addNote("\(laneId): removed by a reload of the bridge's configuration")
-        case .reload(.added, _, _, _):
+        case .reload(.added, _, _, _, _):
             next.addNote("\(laneId): added by a reload of the bridge's configuration")
         case .returned:
             next.addNote("\(laneId): the store app came back with no callback")
@@ -160,9 +160,13 @@ extension WatchState {
         switch kind {
         case .link(_, let up, _):
             lane.connected = up
-        case .reload(let change, _, _, let platform) where change != .removed:
+        case .reload(let change, _, _, let platform, let transport) where change != .removed:
             lane.connected = false
-            if let platform { lane.platform = platform.rawValue }
+            if transport == "cloud" {
+                lane.platform = "cloud"
+            } else if let platform {
+                lane.platform = platform.rawValue
+            }
         case .batch(let change, _, let name, let id, _, let automatic):
             lane.openBatch = change == .opened ? name ?? id ?? (automatic ? "(automatic)" : "(open)") : nil
         case .progress(_, let id, _, let action, _):

@@ -33,7 +33,7 @@ private func requiredMembers(_ text: String) -> [(String, JSONValue)] {
     if let event = topic.laneEvent {
         switch event {
         case .connected, .disconnected, .removed: return [lane, endpoint]
-        case .added, .changed: return [lane, endpoint, ("platform", "ios")]
+        case .added, .changed: return [lane, endpoint, ("platform", "ios"), ("transport", "relay")]
         case .returned: return [lane, ("inFlight", nil)]
         }
     }
