@@ -92,10 +92,10 @@ extension Correlator {
             "lane added by the reload: connecting",
             metadata: ["lane": "\(id)", "endpoint": "\(configuration.endpoint)"])
         publishLaneEvent(
-                id,
-                .added(
-                    endpoint: configuration.endpoint, platform: configuration.platform,
-                    transport: configuration.transport))
+            id,
+            .added(
+                endpoint: configuration.endpoint, platform: configuration.platform,
+                transport: configuration.transport))
         emit(.openLink(configuration))
     }
 
