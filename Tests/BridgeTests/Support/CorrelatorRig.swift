@@ -4,11 +4,10 @@ import Logging
 
 @testable import Bridge
 
-/// A correlator over a temporary journal with no sockets: commands and relay frames go in, effects come
-/// out, and ``commit(_:)`` does what the loop does with a turn's journal entries.
+/// A correlator over a journal in memory (``MemoryJournal``) with no sockets and no file: commands and relay
+/// frames go in, effects come out, and ``commit(_:)`` does what the loop does with a turn's journal entries.
 final class CorrelatorRig {
-    let folder: URL
-    let journal: Journal
+    let journal = MemoryJournal()
     let clock = ManualBridgeClock(startMs: 1_700_000_000_000)
     let correlator: Correlator
     /// The ROUTER peer every command comes from unless told otherwise.
@@ -19,10 +18,8 @@ final class CorrelatorRig {
         platform: Platform = .ios,
         logger: Logger = Logger(label: "correlator-rig", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("correlator-\(UUID().uuidString)")
-        journal = try Journal(path: folder.appendingPathComponent("journal.sqlite").path, sync: .normal)
         var configuration = BridgeConfiguration()
-        configuration.journal = folder.appendingPathComponent("journal.sqlite").path
+        configuration.journal = journal.location
         configuration.lanes = [LaneConfiguration(id: "lane-1", endpoint: "tcp://127.0.0.1:1", platform: platform)]
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
@@ -39,11 +36,6 @@ final class CorrelatorRig {
     static func bringUp(_ correlator: Correlator, lane: String = "lane-1") {
         correlator.linkUp(lane)
         correlator.receiveFromRelay(lane: lane, frames: relayHello.frames)
-    }
-
-    deinit {
-        journal.close()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     /// Hands one command to the correlator and returns the effects it decided.
