@@ -131,9 +131,12 @@ final class Journal: JournalStore {
         return (UInt64(info.st_dev), UInt64(info.st_ino))
     }
 
+    /// A commit that does not wait for the disk (`normal`) costs the loop less than handing it over.
+    var commitsCheaplyOnTheLoop: Bool { sync == .normal }
+
     /// Why the file at ``path`` is no longer this journal (deleted, or replaced by another file), or nil
     /// while it still is. Cheap (one `stat`): the loop asks once a second.
-    func fileProblem() -> String? {
+    func integrityProblem() -> String? {
         guard let identity else { return nil }
         guard let now = Self.identity(of: path) else {
             return "the journal file \(path) was deleted while the bridge ran"

@@ -45,9 +45,5 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
     /// The operator must change the set-up or the files, not wait: exit 2 rather than 1.
     public var isSetUpProblem: Bool { code != .unusable && code != .leaseLost }
 
-    /// The words every ``Code/leaseLost`` message begins with (the journal writer hands its failure to the
-    /// loop as text).
-    static let leaseLostPhrase = "this bridge no longer holds the journal's lease"
-
     public var description: String { "journal \(path): \(message)" }
 }

@@ -23,9 +23,15 @@ protocol JournalStore: AnyObject {
     /// A connection of its own for the journal writer's thread (``JournalWriter``).
     func makeCommitter() throws -> any JournalCommitter
 
-    /// Why the journal can no longer be trusted while the bridge runs (its file deleted or replaced), or
-    /// nil while it can. Cheap: the loop asks once a second.
-    func fileProblem() -> String?
+    /// Why the journal can no longer be trusted while the bridge runs (SQLite: its file deleted or replaced),
+    /// or nil while it can. Cheap: the loop asks once a second. A store with nothing of the kind to watch keeps
+    /// the default, nil (a lost lease is found by the commits themselves).
+    func integrityProblem() -> String?
+
+    /// Whether a small turn with nothing ahead of it is better committed on the loop's own thread than handed
+    /// to the writer's: a local commit that does not wait for the disk (SQLite, `normal`). A store whose
+    /// commit waits (a disk sync, a server's answer) keeps the default, false.
+    var commitsCheaplyOnTheLoop: Bool { get }
 
     /// Ends the store's work (a last checkpoint, the connection, the lock). Not used after.
     func close()
@@ -83,6 +89,12 @@ protocol JournalStore: AnyObject {
     /// Looks at the next `limit` callbacks after `after` and removes those `journal prune` would remove at
     /// `cutoffMs`; returns how many, and where the walk goes on (nil when it is over).
     func pruneCallbacks(cutoffMs: Int64, after: Int64, limit: Int) throws -> (removed: Int, next: Int64?)
+}
+
+extension JournalStore {
+    func integrityProblem() -> String? { nil }
+
+    var commitsCheaplyOnTheLoop: Bool { false }
 }
 
 /// The journal writer's connection: commits whole turns of entries, in order, in one transaction.

@@ -20,7 +20,21 @@ final class JournalWriter {
         /// Every turn up to and including this one is committed.
         case committed(through: UInt64)
         /// The turns from the last report on, through this one, are not committed (the first failure).
-        case failed(through: UInt64, problem: String)
+        case failed(through: UInt64, problem: WriteProblem)
+    }
+
+    /// Why a commit failed: the error's text for logs and events, and whether it was the lease fencing it
+    /// (``JournalError/Code/leaseLost``: another bridge may serve now), told by the error's type, never its text.
+    struct WriteProblem: Sendable, Equatable, CustomStringConvertible {
+        /// The error, as a person reads it.
+        let description: String
+        /// The journal's lease is no longer this bridge's: nothing more may leave it.
+        let leaseLost: Bool
+
+        init(_ error: any Error) {
+            description = "\(error)"
+            leaseLost = (error as? JournalError)?.code == .leaseLost
+        }
     }
 
     private struct Turn {
@@ -129,7 +143,7 @@ final class JournalWriter {
             metrics.journalCommit.record(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
             return .committed(through: number)
         } catch {
-            return .failed(through: number, problem: "\(error)")
+            return .failed(through: number, problem: WriteProblem(error))
         }
     }
 

@@ -7,9 +7,9 @@ extension BridgeLoop {
     /// `journal_unavailable`, never sent. Everything else of those turns (results, callbacks) is held, in
     /// order, and journaled before it is carried out once writes work again (retried every second);
     /// meanwhile new terminal commands are refused and queries answered.
-    func journalWriteFailed(_ error: String, effects: [Effect]) {
+    func journalWriteFailed(_ failure: JournalWriter.WriteProblem, effects: [Effect]) {
+        let error = failure.description
         let problem = "a journal write failed: \(error)"
-        let leaseLost = error.contains(JournalError.leaseLostPhrase)
         var entries: [JournalEntry] = []
         for case .journal(let entry) in effects { entries.append(entry) }
         var newIds = Set<String>()
@@ -39,7 +39,7 @@ extension BridgeLoop {
         correlator.rollBack(ids: inFlight, because: problem)
         perform(immediate)
         publishJournalEvent(.unavailable, reason: problem)
-        if leaseLost {
+        if failure.leaseLost {
             // Another bridge may serve now: nothing more leaves this one (what is in flight stays in the journal).
             logger.critical(
                 "the journal's lease is lost: this bridge stops serving at once", metadata: ["error": "\(error)"])
@@ -49,11 +49,11 @@ extension BridgeLoop {
 
     /// Once a second: notices a journal file deleted or replaced while running, and retries a failed write.
     func checkJournalHealth() {
-        if let fileProblem = journal.fileProblem(), correlator.journalFileLost(fileProblem) {
+        if let problem = journal.integrityProblem(), correlator.journalFileLost(problem) {
             logger.critical(
                 "the journal file is gone or replaced: new commands are refused journal_unavailable; commands in flight still end and are answered, but what is written now is lost unless the file is restored. Restore the journal from a backup and restart the bridge; it will not start on a missing or replaced journal (docs/RELIABILITY.md)",
-                metadata: ["journal": "\(journal.location)", "problem": "\(fileProblem)"])
-            publishJournalEvent(.unavailable, reason: fileProblem)
+                metadata: ["journal": "\(journal.location)", "problem": "\(problem)"])
+            publishJournalEvent(.unavailable, reason: problem)
         }
         guard held.isActive else { return }
         do {

@@ -73,7 +73,7 @@ final class BridgeLoop {
             password: configuration.journalPassword)
         writer = try JournalWriter(
             committer: try journal.makeCommitter(),
-            commitsHere: configuration.journalSync == .normal && !configuration.journalIsShared, context: context,
+            commitsHere: journal.commitsCheaplyOnTheLoop, context: context,
             metrics: metrics.shared)
         correlator = Correlator(
             configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,

@@ -104,8 +104,6 @@ final class MemoryJournal: JournalStore {
 
     func makeCommitter() throws -> any JournalCommitter { Committer(log: log) }
 
-    func fileProblem() -> String? { nil }
-
     func close() {}
 
     func admit(id: String) -> Int64 {

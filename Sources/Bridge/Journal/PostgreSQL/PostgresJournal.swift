@@ -79,10 +79,6 @@ final class PostgresJournal: JournalStore {
         PostgresCommitter(link: try PostgresLink(address: address, role: "writer"), leaseEpoch: leaseEpoch)
     }
 
-    /// No file to lose: a lost connection is opened again at the next call, and until then reads and commits
-    /// fail as a failed SQLite write does (`journal_unavailable`, retried each second).
-    func fileProblem() -> String? { nil }
-
     func close() { link.close() }
 
     deinit { close() }
@@ -130,7 +126,7 @@ final class PostgresJournal: JournalStore {
             let holder = problem.detail.map { " held by \($0)" } ?? " another bridge's"
             throw JournalError(
                 path: link.address.location,
-                "\(JournalError.leaseLostPhrase) (epoch \(leaseEpoch); the lease is now\(holder)): \(nothing). "
+                "this bridge no longer holds the journal's lease (epoch \(leaseEpoch); the lease is now\(holder)): \(nothing). "
                     + "Another bridge took over, or this one could not renew the lease "
                     + "in time; this bridge stops serving and waits as standby",
                 code: .leaseLost)

@@ -95,9 +95,9 @@ enum PostgresJournalSQL {
     private static func typed<Columns: JournalColumns>(_ columns: [Columns]) -> [(name: String, type: String)] {
         columns.map { column in
             switch column.kind {
-            case .integer: (column.name, "BIGINT")
-            case .flag: (column.name, "INTEGER")
-            case .text: (column.name, "TEXT")
+            case .integer: (column.rawValue, "BIGINT")
+            case .flag: (column.rawValue, "INTEGER")
+            case .text: (column.rawValue, "TEXT")
             }
         }
     }
