@@ -96,4 +96,38 @@ struct CloudLaneRefundTests {
         let status = try harness.call(#"{"id":"st","action":"status","ref":"x4"}"#)
         #expect(status.object("result")?.string("state") == "not_found", "a refused command is not journaled")
     }
+
+    @Test("a refund in flight when the bridge stopped is asked for after the restart, its parent the same: one refund")
+    func refundResumedAfterRestart() async throws {
+        let viva = try await CloudLaneTests.startedViva()
+        defer { Task { await viva.stop() } }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-cloud-refund-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The first harness stays alive (its end removes the folder); only its bridge stops, as a kill leaves it.
+        let first = try CloudLaneTests.harness(viva, journalFolder: folder)
+        #expect(try first.call(saleJSON(id: "s1", lane: "cloud-1", amount: 1500)).string("outcome") == "success")
+        var faults = viva.backOffice.faults
+        faults.sessionsNeverFinish = true
+        viva.backOffice.faults = faults
+        try first.send(#"{"id":"r1","action":"cancel","lane":"cloud-1","parentId":"s1","amount":500}"#)
+        try first.event("cloud-1.cancel.forwarded") { $0.string("id") == "r1" }
+        first.bridge.halt()
+        #expect(viva.ledger.entries.count == 1, "the refund's session was still running when the bridge stopped")
+        faults.sessionsNeverFinish = false
+        faults.sessionMs = 0
+        viva.backOffice.faults = faults
+        let second = try CloudLaneTests.harness(viva, journalFolder: folder)
+        var outcome: String?
+        for attempt in 0..<200 where outcome == nil {
+            let status = try second.call(#"{"id":"st-\#(attempt)","action":"status","ref":"r1"}"#)
+            outcome = status.object("result")?.string("outcome")
+            if outcome == nil { usleep(50_000) }
+        }
+        #expect(outcome == "success")
+        let refunds = Self.posted(viva, call: "refund")
+        #expect(refunds.count == 1, "asked for after the restart, never posted again")
+        #expect(viva.backOffice.repeatedSessionPosts == 0)
+        #expect(viva.ledger.entries.map(\.typeId) == [5, 4], "one sale, one refund")
+    }
 }
