@@ -36,3 +36,15 @@ extension StatementBinder {
         }
     }
 }
+
+/// A statement of the bridge's own does not select a column it reads: a bug of this build, not of the journal.
+struct JournalSchemaError: Error, Sendable, CustomStringConvertible {
+    /// The column looked for.
+    let column: String
+    /// The statement's text.
+    let sql: String
+
+    var description: String {
+        "vivabridge's statement `\(sql)` has no column `\(column)`: a bug of this build; please report it"
+    }
+}

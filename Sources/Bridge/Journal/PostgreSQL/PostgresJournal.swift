@@ -246,21 +246,21 @@ final class PostgresJournal: JournalStore {
     private func stored(_ sql: String, _ values: any PostgresDynamicTypeEncodable...) throws -> [StoredCommand] {
         var binds = PostgresBindings(capacity: values.count)
         for value in values { binds.append(value) }
-        return try link.query(sql, binds).map(Self.stored)
+        return try link.query(sql, binds).map { try Self.stored($0, sql: sql) }
     }
 
-    private static func stored(_ row: PostgresRow) throws -> StoredCommand {
-        let (
-            seq, id, lane, action, fingerprint, clientTransactionId, state, outcome, reply, deadline, created, client
-        ) =
-            try row.decode(
-                (Int64, String, String?, String, String, String?, String, String?, String?, Int64?, Int64, String?)
-                    .self)
+    /// A row of the `commands` view read by column name (``StoredCommand/Columns``, the names SQLite reads
+    /// too), never by position.
+    private static func stored(_ row: PostgresRow, sql: String) throws -> StoredCommand {
+        let cells = row.makeRandomAccess()
+        func cell<T: PostgresDecodable>(_ column: StoredCommand.Columns) throws -> T {
+            guard cells.contains(column.rawValue) else { throw JournalSchemaError(column: column.rawValue, sql: sql) }
+            return try cells[column.rawValue].decode(T.self)
+        }
         return try StoredCommand(
-            seq: seq, id: id, lane: lane, action: action, fingerprint: fingerprint,
-            clientTransactionId: clientTransactionId, state: state, outcome: outcome, reply: reply,
-            deadlineMs: deadline,
-            createdMs: created, client: client)
+            seq: cell(.seq), id: cell(.id), lane: cell(.lane), action: cell(.action), fingerprint: cell(.fingerprint),
+            clientTransactionId: cell(.clientTransactionId), state: cell(.state), outcome: cell(.outcome),
+            reply: cell(.reply), deadlineMs: cell(.deadlineMs), createdMs: cell(.createdMs), client: cell(.client))
     }
 
     private static func binds(_ values: any PostgresDynamicTypeEncodable...) -> PostgresBindings {
