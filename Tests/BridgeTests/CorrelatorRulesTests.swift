@@ -20,11 +20,11 @@ struct CorrelatorRulesTests {
             return
         }
         #expect(row.id == "pos7-1" && row.lane == "lane-1" && row.action == .sale && row.state == .accepted)
-        guard case .publish(let topic, _) = effects[1] else {
+        guard case .publish(let event) = effects[1] else {
             Issue.record("second effect is not an event: \(effects[1])")
             return
         }
-        #expect(topic.description == "lane-1.sale.accepted")
+        #expect(event.topic.description == "lane-1.sale.accepted")
         guard case .send(let lane, .open(let ref, let url), let recordId) = effects[2] else {
             Issue.record("third effect is not an open: \(effects[2])")
             return

@@ -16,7 +16,7 @@ struct LaneTransitionRulesTests {
     /// The topics of the events among `effects`.
     static func topics(_ effects: [Effect]) -> [String] {
         var topics: [String] = []
-        for case .publish(let topic, _) in effects { topics.append(topic.description) }
+        for case .publish(let event) in effects { topics.append(event.topic.description) }
         return topics
     }
 

@@ -349,9 +349,6 @@ extension Correlator {
     }
 
     private func publishOrphan(lane: String, action: String, _ callback: OrphanCallback) {
-        emit(
-            .publish(
-                topic: .command(lane: lane, action: action, .orphan),
-                body: .orphan(lane: lane, action: action, callback)))
+        emit(.publish(.orphan(lane: lane, action: action, callback)))
     }
 }

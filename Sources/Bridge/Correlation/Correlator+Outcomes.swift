@@ -56,10 +56,7 @@ extension Correlator {
                         outcome: reply.outcome.rawValue, earlier: nil)))
         }
         for waiter in record.waiters where waiter != .pull { emit(.reply(waiter, id: record.id, bytes)) }
-        emit(
-            .publish(
-                topic: .command(lane: record.lane, action: record.action.rawValue, event),
-                body: .reply(id: record.id, bytes)))
+        emit(.publish(.reply(lane: record.lane, action: record.action.rawValue, event, id: record.id, bytes)))
         if !isLookup, reply.outcome == .unknown {
             unknownForViva(
                 id: record.id, lane: record.lane, action: record.action, merchantTrns: record.clientTransactionId,
@@ -98,10 +95,7 @@ extension Correlator {
                 .init(
                     id: stored.id, action: stored.action.rawValue, receivedMs: stored.createdMs,
                     outcome: reply.outcome.rawValue, earlier: stored.outcome?.rawValue)))
-        emit(
-            .publish(
-                topic: .command(lane: lane, action: stored.action.rawValue, .lateResult),
-                body: .reply(id: stored.id, bytes)))
+        emit(.publish(.reply(lane: lane, action: stored.action.rawValue, .lateResult, id: stored.id, bytes)))
         lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
         if reply.outcome != .unknown { vivaLookups?.remove(stored.id) }
     }
@@ -117,30 +111,27 @@ extension Correlator {
         lanes[lane]?.faults.amountMismatches += 1
         logger.warning(
             "the terminal approved another amount than requested", metadata: ["id": "\(id)", "lane": "\(lane)"])
-        emit(
-            .publish(
-                topic: .command(lane: lane, action: action, .mismatch),
-                body: .mismatch(id: id, lane: lane, action: action, amountMismatch: mismatch)))
+        emit(.publish(.mismatch(id: id, lane: lane, action: action, amountMismatch: mismatch)))
     }
 
     /// Publishes a progress event (`accepted`, `forwarded`, `delivered`) of `record`.
     func publishProgress(_ record: CommandRecord, _ event: Topic.CommandEvent) {
         emit(
             .publish(
-                topic: .command(lane: record.lane, action: record.action.rawValue, event),
-                body: .progress(
+                .progress(
                     ProgressBody(
-                        id: record.id, lane: record.lane, action: record.action.rawValue, client: record.client))))
+                        id: record.id, lane: record.lane, action: record.action.rawValue, client: record.client),
+                    event)))
     }
 
     /// Publishes a lane event (`<lane>.lane.connected`, …).
     func publishLaneEvent(_ lane: String, _ body: LaneEventBody) {
-        emit(.publish(topic: .lane(lane, body.event), body: .lane(lane, body)))
+        emit(.publish(.lane(lane, body)))
     }
 
     /// Publishes a batch event (`<lane>.batch.opened`, …).
     func publishBatchEvent(_ lane: String, _ body: BatchEventBody) {
-        emit(.publish(topic: .batch(lane: lane, body.event), body: .batch(lane, body)))
+        emit(.publish(.batch(lane, body)))
     }
 }
 

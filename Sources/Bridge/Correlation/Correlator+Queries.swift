@@ -37,7 +37,7 @@ extension Correlator {
     }
 
     /// What a `bridge.heartbeat` says besides its stamp: commands in flight and lanes whose link is up.
-    func heartbeatBody() -> EventBody {
+    func heartbeat() -> PublishedEvent {
         .heartbeat(inFlight: outstandingCount, lanesUp: lanes.values.filter(\.connected).count)
     }
 

@@ -109,10 +109,7 @@ extension Correlator {
         vivaLookups?.remove(stored.id)
         if let lane = stored.lane {
             lanes[lane]?.pendingLookups.removeAll { $0.saleId == stored.id }
-            emit(
-                .publish(
-                    topic: .command(lane: lane, action: stored.action.rawValue, .resolved),
-                    body: .reply(id: stored.id, bytes)))
+            emit(.publish(.reply(lane: lane, action: stored.action.rawValue, .resolved, id: stored.id, bytes)))
         }
     }
 }

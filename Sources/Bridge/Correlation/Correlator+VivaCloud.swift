@@ -194,10 +194,7 @@ extension Correlator {
         details["bridge"] = .object(bridge)
         if let viva { details["viva"] = .object(viva) }
         if let callback { details["callback"] = .object(callback) }
-        emit(
-            .publish(
-                topic: .command(lane: lane, action: action.rawValue, .disagreement),
-                body: .disagreement(id: id, lane: lane, action: action.rawValue, details: details)))
+        emit(.publish(.disagreement(id: id, lane: lane, action: action.rawValue, details: details)))
     }
 
     /// A late callback for a command Viva's records resolved, that the late-result rule does not complete (a

@@ -18,7 +18,7 @@ enum Effect {
     /// join the snapshot with the stream exactly.
     case snapshotReply(ReplyTarget, Reply)
     /// An event; the loop stamps `seq`, `epoch` and `time` when it publishes.
-    case publish(topic: Topic, body: EventBody)
+    case publish(PublishedEvent)
     /// An outcome recorded (or moved by a late result or a resolve): the loop counts it in today's outcomes
     /// once its turn is committed, with the event that tells it.
     case countOutcome(TodayOutcomes.Change)
@@ -36,7 +36,7 @@ extension Correlator {
         let bytes = reply.serialized
         switch target {
         case .router: emit(.reply(target, id: reply.id, bytes))
-        case .pull: emit(.publish(topic: pullTopic(), body: .reply(id: reply.id, bytes)))
+        case .pull: emit(.publish(.answer(on: pullTopic(), id: reply.id, bytes)))
         }
     }
 }

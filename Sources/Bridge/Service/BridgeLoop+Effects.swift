@@ -94,8 +94,8 @@ extension BridgeLoop {
                 result["seq"] = .number(JSONNumber(stamper.seq))
                 reply.result = result
                 sendReply(reply.serialized, id: reply.id, to: target)
-            case .publish(let topic, let body):
-                publish(topic, body)
+            case .publish(let event):
+                publish(event)
             case .countOutcome(let change):
                 today.record(change)
             case .openLink(let lane):
@@ -133,7 +133,8 @@ extension BridgeLoop {
     }
 
     /// Publishes one event now, stamped; counted but not built when nobody subscribed to its topic.
-    func publish(_ topic: Topic, _ body: EventBody) {
+    func publish(_ event: PublishedEvent) {
+        let (topic, body) = (event.topic, event.body)
         metrics.shared.eventsPublished.increment()
         let tap = observation.tap
         // Before the viewers are looked at: a viewer that joins reads it to know which snapshot starts it.

@@ -75,7 +75,7 @@ extension BridgeLoop {
     }
 
     private func publishJournalEvent(_ event: Topic.JournalEvent, reason: String?) {
-        publish(.journal(event), .journal(location: journal.location, reason: reason))
+        publish(.journal(event, location: journal.location, reason: reason))
     }
 
     private static func entry(_ entry: JournalEntry, belongsTo ids: Set<String>) -> Bool {
@@ -97,7 +97,7 @@ extension BridgeLoop {
         case .cloud(_, let recordId): return recordId.map(ids.contains) ?? false
         case .reply(_, let id, _): return id.map(ids.contains) ?? false
         case .snapshotReply, .openLink, .closeLink: return false
-        case .publish(_, let body): return body.id.map(ids.contains) ?? false
+        case .publish(let event): return event.body.id.map(ids.contains) ?? false
         case .countOutcome(let change): return ids.contains(change.id)
         }
     }

@@ -159,10 +159,10 @@ final class BridgeLoop {
             // Once every turn's writes are committed: a batch never removes a row they were about to change.
             if ticked, retention?.isDue(nowMs: now) == true, waitForPendingTurns(upToMs: 1000) { applyRetention() }
             if schedule.takeRoleAnnouncement(nowMs: now) {
-                publish(.roleActive, .roleActive(instance: observation.live.instance))
+                publish(.roleActive(instance: observation.live.instance))
             }
             if schedule.takeHeartbeat(nowMs: now, everyMs: Int64(configuration.heartbeatEventMs)) {
-                publish(.heartbeat, correlator.heartbeatBody())
+                publish(correlator.heartbeat())
             }
             flushTap()
             schedule.correlatorDue(correlator.nextDueMs())
