@@ -118,13 +118,7 @@ struct CloudLaneRefundTests {
         faults.sessionMs = 0
         viva.backOffice.faults = faults
         let second = try CloudLaneTests.harness(viva, journalFolder: folder)
-        var outcome: String?
-        for attempt in 0..<200 where outcome == nil {
-            let status = try second.call(#"{"id":"st-\#(attempt)","action":"status","ref":"r1"}"#)
-            outcome = status.object("result")?.string("outcome")
-            if outcome == nil { usleep(50_000) }
-        }
-        #expect(outcome == "success")
+        #expect(try second.finalOutcome(of: "r1") == "success")
         let refunds = Self.posted(viva, call: "refund")
         #expect(refunds.count == 1, "asked for after the restart, never posted again")
         #expect(viva.backOffice.repeatedSessionPosts == 0)

@@ -221,13 +221,7 @@ struct CloudLaneTests {
         faults.sessionMs = 0
         viva.backOffice.faults = faults
         let second = try Self.harness(viva, journalFolder: folder, journal: journal)
-        var outcome: String?
-        for attempt in 0..<200 where outcome == nil {
-            let status = try second.call(#"{"id":"st-\#(attempt)","action":"status","ref":"kept"}"#)
-            outcome = status.object("result")?.string("outcome")
-            if outcome == nil { usleep(50_000) }
-        }
-        #expect(outcome == "success")
+        #expect(try second.finalOutcome(of: "kept") == "success")
         #expect(Self.postedSessions(viva).count == 1, "asked for after the restart, never posted again")
         #expect(viva.ledger.entries.count == 1)
         #expect(viva.backOffice.repeatedSessionPosts == 0)

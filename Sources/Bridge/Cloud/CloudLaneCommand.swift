@@ -18,7 +18,7 @@ enum CloudLaneCommand {
     static func carriedParameters(of action: TerminalAction) -> Set<String> {
         switch action {
         case .sale, .preAuth: screens.union(["amount", "tipAmount", "clientTransactionId"])
-        case .capturePreAuth, .cancel: screens.union(["amount", "parentId"])
+        case .capturePreAuth, .cancel: screens.union(["amount", TerminalCommand.parentIdName])
         case .unreferencedRefund, .fastRefund: screens.union(["amount", "clientTransactionId"])
         default: []
         }
@@ -27,7 +27,7 @@ enum CloudLaneCommand {
     /// The parameters a cloud lane needs that a relay lane does not: a capture's or referenced refund's
     /// parent, and its amount (the session's call has no "the whole authorisation").
     static func requiredParameters(of action: TerminalAction) -> [String] {
-        action == .capturePreAuth || action == .cancel ? ["parentId", "amount"] : []
+        action == .capturePreAuth || action == .cancel ? [TerminalCommand.parentIdName, "amount"] : []
     }
 
     /// The call of Viva's Cloud Terminal API that runs `action`.
@@ -71,7 +71,7 @@ enum CloudLaneCommand {
             return refused(
                 .missingField,
                 "\(missing) is required for \(action.rawValue) on cloud lane \(terminal.lane)"
-                    + (missing == "parentId"
+                    + (missing == TerminalCommand.parentIdName
                         ? ": the id of this bridge's command whose transaction it \(action == .cancel ? "refunds" : "captures")"
                         : ": Viva's call takes the amount in cents"))
         }
@@ -81,7 +81,7 @@ enum CloudLaneCommand {
     /// Why `terminal` cannot run on relay lane `lane` although the action table takes it, or nil: `parentId`
     /// names a cloud session, which a relay lane's app does not know.
     static func relayRefusal(_ terminal: TerminalCommand, id: String) -> Rejection? {
-        guard terminal.parameter("parentId") != nil else { return nil }
+        guard terminal.parentId != nil else { return nil }
         return Rejection(
             .unsupportedOnTransport,
             "parentId is for cloud lanes; on relay lane \(terminal.lane) name the transaction by referenceNumber, "

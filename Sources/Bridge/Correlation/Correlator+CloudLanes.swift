@@ -50,7 +50,7 @@ extension Correlator {
     /// of the kind the action takes. Its session id is derived from that id, so a wrong one is refused here
     /// rather than sent to Viva.
     private func cloudParentRefusal(_ terminal: TerminalCommand, id: String) -> Rejection? {
-        guard let parentId = terminal.parameter("parentId") else { return nil }
+        guard let parentId = terminal.parentId else { return nil }
         let action = terminal.action
         func refused(_ code: RejectionCode, _ why: String) -> Rejection {
             Rejection(code, why, id: id, lane: terminal.lane, action: action.rawValue)
@@ -99,7 +99,7 @@ extension Correlator {
     ) -> CloudTerminalRequest {
         CloudLaneCommand.request(
             terminal, id: id, sessionId: sessionId,
-            parentSessionId: terminal.parameter("parentId").flatMap(cloudSessionId(of:)), on: device)
+            parentSessionId: terminal.parentId.flatMap(cloudSessionId(of:)), on: device)
     }
 
     /// Sends a journaled command of cloud lane `lane` on its way: a sale, capture or refund becomes a
@@ -116,7 +116,7 @@ extension Correlator {
         }
         lane.inFlight.start(record)
         publishProgress(record, .accepted)
-        cloudSessions[sessionId] = CloudSessionInFlight(recordId: record.id, parentId: terminal.parameter("parentId"))
+        cloudSessions[sessionId] = CloudSessionInFlight(recordId: record.id, parentId: terminal.parentId)
         emit(
             .cloud(
                 .begin(cloudRequest(terminal, id: record.id, sessionId: sessionId, device: device)), recordId: record.id
@@ -160,7 +160,7 @@ extension Correlator {
                 event: .unknown)
             return
         }
-        cloudSessions[sessionId] = CloudSessionInFlight(recordId: record.id, parentId: terminal.parameter("parentId"))
+        cloudSessions[sessionId] = CloudSessionInFlight(recordId: record.id, parentId: terminal.parentId)
         emit(
             .cloud(
                 .resume(cloudRequest(terminal, id: record.id, sessionId: sessionId, device: device)),

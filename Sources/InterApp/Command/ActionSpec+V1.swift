@@ -29,7 +29,7 @@ extension ActionSpec {
     /// (v1.3, cloud lanes only) The earlier transaction named by the `id` of the bridge's own command that made
     /// it, in the bridge's journal (`cancel`, `capture_pre_auth`): the session a cloud lane refunds or captures.
     /// A relay lane refuses it (`unsupported_on_transport`): its app names a transaction by the fields below.
-    static let parentCommand: ParameterSpec = .optional("parentId", .text(maxLength: 128))
+    static let parentCommand: ParameterSpec = .optional(TerminalCommand.parentIdName, .text(maxLength: 128))
 
     /// How an earlier transaction is named besides its `referenceNumber`: by order code, or searched in a
     /// date range (`cancel`, `capture_pre_auth`).

@@ -21,6 +21,15 @@ public struct TerminalCommand: Sendable, Equatable {
         parameter("clientTransactionId")
     }
 
+    /// The name of the parameter by which a cloud lane's capture or refund names the bridge's own command
+    /// whose transaction it takes or refunds (v1.3).
+    public static let parentIdName = "parentId"
+
+    /// The `id` of the command whose transaction this capture or refund takes (``parentIdName``), if given.
+    public var parentId: String? {
+        parameter(Self.parentIdName)
+    }
+
     /// The value of the parameter called `name`, if present.
     public func parameter(_ name: String) -> String? {
         parameters.first { $0.name == name }?.value

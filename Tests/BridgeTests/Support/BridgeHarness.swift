@@ -151,6 +151,17 @@ final class BridgeHarness {
         return try reply(to: id ?? parsed["id"]!.stringValue!, timeoutMs: timeoutMs)
     }
 
+    /// The outcome of command `ref` once `status` reports one, asked every 50 ms at most 200 times (a command a
+    /// restart took up ends with no reply to this harness's client); nil if it never does.
+    func finalOutcome(of ref: String) throws -> String? {
+        for attempt in 0..<200 {
+            let status = try call(#"{"id":"st-\#(ref)-\#(attempt)","action":"status","ref":"\#(ref)"}"#)
+            if let outcome = status.object("result")?.string("outcome") { return outcome }
+            usleep(50_000)
+        }
+        return nil
+    }
+
     /// Asserts that no reply arrives within `ms` (used only where the contract promises silence).
     func expectNoReply(withinMs ms: Int32) throws {
         try client.setReceiveTimeout(ms)
