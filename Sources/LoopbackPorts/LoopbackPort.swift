@@ -25,13 +25,16 @@ public final class LoopbackPort {
     public let endpoint: String
 
     /// Takes a free port; `listening` makes it accept connections (and never answer them).
-    public init(listening: Bool) throws {
+    public convenience init(listening: Bool) throws { try self.init(port: 0, listening: listening) }
+
+    /// Takes `port` (0: any free one); throws when another socket holds it.
+    public init(port: UInt16, listening: Bool = false) throws {
         let descriptor = socket(AF_INET, streamSocket, 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        address.sin_port = port.bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
