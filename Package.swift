@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "InterApp", targets: ["InterApp"]),
         .library(name: "BridgeClient", targets: ["BridgeClient"]),
+        .library(name: "BridgeCore", targets: ["BridgeCore"]),
         .library(name: "Bridge", targets: ["Bridge"]),
         .library(name: "BridgeHTTP", targets: ["BridgeHTTP"]),
         .library(name: "TerminalSimulator", targets: ["TerminalSimulator"]),
@@ -80,10 +81,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The bridge's rules: the correlator, its effects and events, the command store and the journal's seam.
+        // No socket, file, database or metrics library: testable without any of them.
+        .target(
+            name: "BridgeCore",
+            dependencies: [
+                "InterApp", "VivaCloud",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strict
+        ),
+        // The service around the core: the loop, ZeroMQ I/O, the journal's stores, the lease, configuration, metrics.
         .target(
             name: "Bridge",
             dependencies: [
-                "ZeroMQ", "InterApp", "VivaCloud",
+                "BridgeCore", "ZeroMQ", "InterApp", "VivaCloud",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -161,8 +174,8 @@ let package = Package(
         .testTarget(
             name: "BridgeTests",
             dependencies: [
-                "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ZeroMQ", "InterApp", "LoopbackPorts",
-                "LocalPostgres", "VivaCloud",
+                "Bridge", "BridgeCore", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ZeroMQ", "InterApp",
+                "LoopbackPorts", "LocalPostgres", "VivaCloud",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -4,6 +4,7 @@ import Logging
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// Staged outcomes live until the journal writer has committed their turn (issue 17): a repeat or a
 /// `status` in between reads them from memory, never an older row of the journal.

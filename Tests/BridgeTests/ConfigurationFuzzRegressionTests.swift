@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 @Suite("Configuration: inputs the fuzzer found (scripts/fuzz config-loader)")
 struct ConfigurationFuzzRegressionTests {

@@ -2,6 +2,7 @@ import InterApp
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// The correlator's rules on its inputs and effects, over a ``CommandStore`` and a temporary journal:
 /// no sockets, no threads (issue 10). The end-to-end suites prove the same rules through real sockets.

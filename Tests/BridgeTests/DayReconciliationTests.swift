@@ -4,6 +4,7 @@ import Testing
 import VivaCloud
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// `journal reconcile`'s comparison (docs/CLOUD.md): one test for each kind of line.
 @Suite("A day of the journal against Viva's records")

@@ -2,6 +2,7 @@ import InterApp
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// The bytes of a stamped event (docs/PROTOCOL.md §4): the stamp first, then the body's members in their
 /// order, for each kind of body the correlator builds; every one is valid JSON.

@@ -5,6 +5,7 @@ import Testing
 import ZeroMQ
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// The event tap (what `/events` reads): a turn's events go out as one message of one frame, each event's
 /// topic and body after its length.

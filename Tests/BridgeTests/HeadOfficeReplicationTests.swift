@@ -4,6 +4,7 @@ import TerminalSimulator
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// docs/OPERATIONS.md, "Head office: every store's journal by logical replication", as written there: two
 /// PostgreSQL servers on loopback, the store's (`wal_level=logical`) holding a bridge's journal, head

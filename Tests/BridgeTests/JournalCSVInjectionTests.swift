@@ -4,6 +4,7 @@ import TerminalSimulator
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// `journal export --format csv` never hands a spreadsheet a formula (OWASP, "CSV Injection"): a text
 /// cell starting with `=`, `+`, `-`, `@`, a tab or CR is prefixed with `'`; numbers stay as they are.

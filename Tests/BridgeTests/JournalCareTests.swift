@@ -5,6 +5,7 @@ import TerminalSimulator
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// The operator's journal commands (issue 16): export, unknown, backup and prune, on journals a real
 /// bridge wrote, while it runs where the command allows it.

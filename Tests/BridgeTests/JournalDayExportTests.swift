@@ -4,6 +4,7 @@ import TerminalSimulator
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// A day's export (issue 16) set beside what the bridge answered: every outcome, a late result and a
 /// resolved unknown, field by field.

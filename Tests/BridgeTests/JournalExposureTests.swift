@@ -3,6 +3,7 @@ import TerminalSimulator
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// A journal others can read (one made before files were created 0600, or copied by hand) is named at start
 /// with the command that fixes it (docs/SECURITY.md).

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// A journal that existed is never silently begun anew: an emptied file, a missing file beside its companions
 /// and another journal in its place are refused; a v1.1 journal and a restored backup are served.

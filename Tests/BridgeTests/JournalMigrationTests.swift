@@ -6,6 +6,7 @@ import TerminalSimulator
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// A journal written by an older vivabridge is migrated and every row of it stays readable; one written
 /// by a newer vivabridge is refused, untouched (docs/JOURNAL.md, Migrations).

@@ -5,6 +5,7 @@ import TerminalSimulator
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// `journalPasswordFile:` (docs/CONFIG.md): a PostgreSQL journal's password read from a file only its owner
 /// reads, at start, never shown.

@@ -4,6 +4,7 @@ import InterApp
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// `journalRetentionDays`: the bridge prunes old finished commands itself, at start and then daily, by
 /// `journal prune`'s rule (never an outstanding or `unknown` command), a batch a tick.

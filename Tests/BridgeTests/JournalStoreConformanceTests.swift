@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// The journal's seam (``JournalStore``) as every store must keep it: each test runs on SQLite, on a real
 /// PostgreSQL 15 cluster and on the tests' in-memory store (``MemoryJournal``), with no bridge around it, so

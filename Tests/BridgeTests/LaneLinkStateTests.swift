@@ -2,6 +2,7 @@ import InterApp
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// The lane link's state machine on its own (issue 10): each event moves it, or is refused, as its rule says.
 @Suite("Lane link state: each event and each refused one")

@@ -6,6 +6,7 @@ import TerminalSimulator
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// The journal on PostgreSQL (`journal: postgresql://…`), through the bridge, against a real PostgreSQL 15
 /// cluster the tests start (``PostgresCluster``): the same promises as on SQLite.

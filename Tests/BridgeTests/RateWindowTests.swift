@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// The one rate rule: orphans a lane journals, refused peers the log names.
 @Suite("Rate window")

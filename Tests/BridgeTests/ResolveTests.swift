@@ -6,6 +6,7 @@ import Testing
 import ZeroMQ
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// `resolve` (v1.1, issue 16): an `unknown` command closed by hand once the back office has the truth,
 /// journaled with who closed it, published as `<lane>.<action>.resolved`, seen by `status`, `journal

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// The bridge's way to its stop: running, draining until a deadline, stopping (docs/OPERATIONS.md).
 @Suite("Shutdown phase")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// `instance` and `leaseMs` (docs/CONFIG.md): defaults, ranges, and `leaseMs` only with a PostgreSQL journal.
 @Suite("Standby configuration: instance and leaseMs")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 @testable import BridgeHTTP
 
 /// `/healthz` on a bridge sharing a PostgreSQL journal (docs/OPERATIONS.md, "HTTP"): a standby is alive

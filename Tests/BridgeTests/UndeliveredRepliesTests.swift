@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 @testable import ZeroMQ
 
 /// Replies the command socket could not deliver (docs/OPERATIONS.md, "Metrics"): a few log lines a minute,

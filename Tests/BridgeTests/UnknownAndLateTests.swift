@@ -3,6 +3,7 @@ import TerminalSimulator
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 @Suite("Deadlines: unknown, never failure; then the late result")
 struct UnknownAndLateTests {

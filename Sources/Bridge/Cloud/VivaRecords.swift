@@ -1,3 +1,4 @@
+import BridgeCore
 import Synchronization
 import VivaCloud
 import ZeroMQ

@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// Lanes that differ between two configurations, by id, in the order of the file that has them.
 public struct LaneDifferences: Sendable, Equatable {
     /// Lanes only the new configuration has.

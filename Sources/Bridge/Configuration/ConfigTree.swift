@@ -1,3 +1,4 @@
+import BridgeCore
 import Yams
 
 /// A YAML document reduced to what configuration needs: scalars, mappings and sequences, with the

@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// A configuration the bridge refuses, with the key and the rule it breaks.
 public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The key path, e.g. `lanes[1].endpoint`, or the environment variable that set it.

@@ -1,3 +1,4 @@
+import BridgeCore
 import InterApp
 
 /// A `VIVABRIDGE_` variable the bridge has something to say about: one that names no configuration key but

@@ -1,3 +1,4 @@
+import BridgeCore
 import InterApp
 
 /// How a configuration key is spelt in the environment (docs/CONFIG.md, "Environment"): `VIVABRIDGE_`, then

@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// Where the HTTP listener listens: `host:port` (`http:` in the configuration; docs/CONFIG.md).
 public struct HTTPAddress: Sendable, Equatable, CustomStringConvertible {
     /// The host to bind: an IPv4 address, `localhost`, or an IPv6 address (written `[::1]:9556`).

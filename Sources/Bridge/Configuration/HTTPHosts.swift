@@ -1,3 +1,5 @@
+import BridgeCore
+
 extension HTTPAddress {
     /// `httpHosts:` (docs/CONFIG.md): a list of host names or addresses, or one value with the names
     /// separated by commas (how `VIVABRIDGE_HTTP_HOSTS` gives them). Each is kept in the form the listener

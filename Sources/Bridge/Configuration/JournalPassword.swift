@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 
 /// The password of a journal on PostgreSQL, read from the file `journalPasswordFile:` names: never shown,

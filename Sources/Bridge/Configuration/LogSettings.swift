@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// `log:` in the configuration: how verbose the bridge is and how its lines look (docs/CONFIG.md).
 public struct LogSettings: Sendable, Equatable {
     /// How a log line looks.

@@ -1,3 +1,4 @@
+import BridgeCore
 import CYaml
 
 /// How many values a YAML text holds once every alias is expanded, counted on libyaml's events before

@@ -1,3 +1,4 @@
+import BridgeCore
 import GRDB
 
 /// A row of `batches`: a lane's open batch. Written when a batch opens or closes (rare), so through GRDB's

@@ -1,3 +1,4 @@
+import BridgeCore
 import GRDB
 
 /// A row of `callbacks`: a callback received, with the command it matched and what it did.

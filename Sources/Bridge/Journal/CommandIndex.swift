@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// Where each command id sits in the journal's log, kept in memory (the "keydir" of Bitcask's design), so that
 /// journaling a command never writes a B-tree under a random key and finding one reads a row by its rising
 /// sequence.

@@ -1,3 +1,4 @@
+import BridgeCore
 import InterApp
 
 /// One finished command as `vivabridge journal export` writes it: the values its stored reply (and,

@@ -1,3 +1,4 @@
+import BridgeCore
 import GRDB
 
 // SQLite's reads take the store-neutral columns (``JournalColumns``) as GRDB's, by name.

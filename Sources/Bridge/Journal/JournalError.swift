@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// The journal could not be opened or written: the bridge does not run without it.
 public struct JournalError: Error, Sendable, CustomStringConvertible {
     /// What kind of problem it is: decides whether restarting can help.

@@ -1,3 +1,4 @@
+import BridgeCore
 import GRDB
 
 /// Reads the finished commands of a journal for `vivabridge journal export`, beside a running bridge.

@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 
 /// One bridge per journal: an exclusive `flock` on `<journal>.lock`, holding the owner's pid. The kernel

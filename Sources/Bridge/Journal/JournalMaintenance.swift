@@ -1,3 +1,4 @@
+import BridgeCore
 import GRDB
 
 /// What operators run on a journal file beside (or without) a bridge.

@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// `journalRetentionDays` inside the bridge: a pass at start, then one a day, each removing the finished
 /// commands and the callbacks older than the retention by `journal prune`'s rule, a batch a tick on the loop
 /// thread, once no turn waits for the journal writer (a batch never removes a row a turn is about to change),

@@ -1,3 +1,4 @@
+import BridgeCore
 import GRDB
 
 /// A journal row holds, in a column vivabridge fills from a fixed set (an action, an outcome, a state, a

@@ -1,3 +1,4 @@
+import BridgeCore
 import GRDB
 
 /// The journal's schema and the statements of its hot path, in one place: the bridge's `Journal` runs

@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 
 /// What a state folder says about the journal that belongs at a path, read before the bridge creates

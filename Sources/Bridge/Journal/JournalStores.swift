@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 
 /// Which store holds the journal, by the `journal:` value: a PostgreSQL URL (`postgresql://…`,

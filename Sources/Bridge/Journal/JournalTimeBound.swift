@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// A `--from` or `--to` bound of `journal export`: an RFC 3339 timestamp (`2026-11-24T17:30:00Z`,
 /// `2026-11-24T18:30:00.250+01:00`) or a date (`2026-11-24`, a whole day in UTC).
 public enum JournalTimeBound {

@@ -1,3 +1,4 @@
+import BridgeCore
 import GRDB
 import InterApp
 
@@ -14,7 +15,7 @@ extension StoredCommand: FetchableRecord {
     }
 
     /// - Throws: ``JournalRowError`` when the action, state or outcome is not one vivabridge writes.
-    init(row: Row) throws {
+    package init(row: Row) throws {
         self.init(
             id: try row.decode(forColumn: Columns.id), lane: try row.decode(forColumn: Columns.lane),
             action: try row.decodeRaw(forColumn: Columns.action),

@@ -1,3 +1,4 @@
+import BridgeCore
 import ZeroMQ
 
 /// The bridge's link to one lane's relay: a connection of a ``LaneRouter`` to the relay's endpoint, named

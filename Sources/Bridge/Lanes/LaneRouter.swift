@@ -1,3 +1,4 @@
+import BridgeCore
 import ZeroMQ
 
 /// One ROUTER through which the bridge reaches many lanes' relays, and the monitor that says when each

@@ -1,3 +1,4 @@
+import BridgeCore
 import Synchronization
 
 /// A Prometheus histogram the loop records into without a lock: one atomic per bucket, read (not

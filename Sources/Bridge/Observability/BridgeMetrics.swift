@@ -1,3 +1,4 @@
+import BridgeCore
 import CoreMetrics
 import InterApp
 import Prometheus
@@ -33,11 +34,6 @@ public final class BridgeMetrics: Sendable {
     let journalCommit = AtomicHistogram(bounds: BridgeMetrics.commitBounds)
     /// The HTTP listener's own figures; the listener sets them, the bridge's loop never does.
     public let http: HTTPListenerMetrics
-
-    /// What a callback from a relay turned out to be.
-    enum CallbackKind: String, CaseIterable {
-        case matched, late, orphan, unparsable
-    }
 
     /// One lane's `vivabridge_lane_up{lane,transport}`.
     private struct LaneGauge {

@@ -1,10 +1,11 @@
+import BridgeCore
 import CoreMetrics
 import InterApp
 
 /// The loop's side of ``BridgeMetrics``: it keeps each command counter it was given, so that the hot
 /// path increments an atomic and never looks a metric up under the registry's lock. Belongs to the
 /// loop's thread.
-final class LoopMetrics {
+final class LoopMetrics: CorrelationMetrics {
     let shared: BridgeMetrics
     private var counters: [String: CoreMetrics.Counter] = [:]
     private var lastInFlight = -1
@@ -13,7 +14,7 @@ final class LoopMetrics {
     init(_ shared: BridgeMetrics) { self.shared = shared }
 
     /// Counts `times` commands answered with `outcome`, and how long since they were received.
-    func command(action: String?, outcome: Outcome, code: RejectionCode? = nil, elapsedMs: Int64?, times: Int = 1) {
+    func command(action: String?, outcome: Outcome, code: RejectionCode?, elapsedMs: Int64?, times: Int) {
         guard times > 0 else { return }
         let label = BridgeMetrics.actionLabel(action)
         let key = "\(label) \(outcome.rawValue) \(code?.rawValue ?? "")"
@@ -32,7 +33,10 @@ final class LoopMetrics {
     }
 
     /// Counts one callback from a relay.
-    func callback(_ kind: BridgeMetrics.CallbackKind) { shared.callbacks[kind]?.increment() }
+    func callback(_ kind: CallbackKind) { shared.callbacks[kind]?.increment() }
+
+    /// Counts one look-up in Viva's records.
+    func cloudLookup(result: String) { shared.cloudLookup(result: result) }
 
     /// Counts one reply the command socket could not deliver.
     func replyUndelivered(_ reason: UndeliveredReplies.Reason) { shared.repliesUndelivered[reason]?.increment() }

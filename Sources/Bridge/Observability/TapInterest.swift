@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// What the `/events` viewers want of the event tap, as the loop decides by it: how many take every event,
 /// and the counted union of the others' `topic` prefixes. The loop keeps a copy and takes it again only
 /// when a viewer came or went (``EventTap/interest(ifChangedSince:)``), so deciding takes no lock.

@@ -1,3 +1,4 @@
+import BridgeCore
 import ZeroMQ
 
 /// An endpoint of the bridge's own could not be bound: names the endpoint, the configuration key that set

@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// Where a running bridge listens, with real ports where the configuration asked for `*`.
 public struct BoundEndpoints: Sendable, Equatable {
     /// The ROUTER endpoint for commands.

@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 import InterApp
 
@@ -7,8 +8,7 @@ extension BridgeLoop {
     /// journal holds it. A turn that writes nothing leaves at once, unless a turn before it still waits.
     /// While a failed write is held (``journalWriteFailed(_:effects:)``), turns that write wait behind it.
     func carryOutEffects() {
-        while correlator.hasEffects {
-            let (number, effects) = correlator.takeTurn()
+        while let (number, effects) = correlator.takeTurn() {
             var entries: [JournalEntry] = []
             for case .journal(let entry) in effects { entries.append(entry) }
             if held.isActive {

@@ -1,3 +1,5 @@
+import BridgeCore
+
 extension BridgeLoop {
     /// Makes the link of a lane a reload added or changed, through the router of its kind. A link that
     /// cannot be made leaves the lane down (its commands are `undeliverable`), said in an error line.

@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 import InterApp
 
@@ -12,13 +13,13 @@ extension BridgeLoop {
     /// Publishes a lane's link state (after the correlator took it) to `/readyz` and `vivabridge_lane_up{lane,transport}`;
     /// a lane the correlator no longer has (a reload removed it) leaves both.
     func observeLink(_ lane: String) {
-        guard let state = correlator.lanes[lane] else {
+        guard let state = correlator.lane(lane) else {
             observation.live.remove(lane: lane)
             metrics.shared.removeLane(lane)
             return
         }
         observation.live.set(lane: lane, up: state.connected)
-        metrics.shared.setLaneUp(lane, state.connected, transport: state.transport.kind)
+        metrics.shared.setLaneUp(lane, state.connected, transport: state.transportKind)
     }
 
     /// Samples the gauges that are not counted as they change: commands in flight and `unknown` commands

@@ -1,8 +1,10 @@
+import BridgeCore
+
 extension BridgeLoop {
     /// Once a tick: one batch of the journal's retention (`journalRetentionDays`), when it is on and the
     /// journal can be written.
     func applyRetention() {
-        guard var retention, !held.isActive, !correlator.journalHealth.isFileLost else { return }
+        guard var retention, !held.isActive, !correlator.journalFileIsLost else { return }
         defer { self.retention = retention }
         do {
             guard let removed = try retention.tick(journal: journal, nowMs: clock.nowMs()) else { return }

@@ -1,3 +1,4 @@
+import BridgeCore
 import ZeroMQ
 
 extension BridgeLoop {
@@ -145,9 +146,7 @@ extension BridgeLoop {
     /// message that brought the lane up (the relay's answer to `hello`) is published to `/readyz`.
     private func takeFromRelay(_ message: (routingId: [UInt8], frames: [[UInt8]])) {
         guard !message.frames.isEmpty, let link = links.link(routingId: message.routingId) else { return }
-        let wasUp = correlator.lanes[link.lane]?.connected
-        correlator.receiveFromRelay(lane: link.lane, frames: message.frames)
-        if correlator.lanes[link.lane]?.connected != wasUp { observeLink(link.lane) }
+        if correlator.receiveFromRelay(lane: link.lane, frames: message.frames) { observeLink(link.lane) }
     }
 
     /// Sends frames to a lane's relay without blocking; false when the lane has no link or the link

@@ -1,3 +1,4 @@
+import BridgeCore
 import Dispatch
 import Foundation
 import VivaCloud
@@ -78,7 +79,9 @@ extension BridgeLoop {
         for event in vivaCloud.lanes.takeEvents() {
             correlator.cloudSessionReported(event)
             if case .reachable = event {
-                for (id, lane) in correlator.lanes where lane.configuration.relayEndpoint == nil { observeLink(id) }
+                for (id, lane) in correlator.laneStates where lane.configuration.relayEndpoint == nil {
+                    observeLink(id)
+                }
             }
         }
     }

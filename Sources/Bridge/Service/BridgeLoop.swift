@@ -1,3 +1,4 @@
+import BridgeCore
 import InterApp
 import Logging
 import ZeroMQ
@@ -76,7 +77,8 @@ final class BridgeLoop {
             commitsHere: journal.commitsCheaplyOnTheLoop, context: context,
             metrics: metrics.shared)
         correlator = Correlator(
-            configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
+            configuration: configuration.correlation, store: CommandStore(journal: journal, logger: logger),
+            clock: clock,
             logger: logger, metrics: metrics,
             mayResolve: { [security = configuration.security] in Self.mayResolve($0, security: security, zap: zap) })
         retention = configuration.journalRetentionDays.map { JournalRetention(days: $0, startMs: clock.nowMs()) }
@@ -171,7 +173,7 @@ final class BridgeLoop {
                     "shutdown grace over; outstanding commands stay in the journal for the next start",
                     metadata: ["count": "\(left)"])
             }
-            running = !correlator.phase.isStopping
+            running = !correlator.isStopping
         }
         stoppedCleanly = true
     }
@@ -368,7 +370,7 @@ final class BridgeLoop {
     /// (``LaneLink/isStalled``). Once a tick. A link whose relay has not answered `hello` is connected: it is
     /// not made anew (a relay that ignores the bridge's epoch would ignore the next hello too).
     func reviveStalledLinks() {
-        for link in links where correlator.lanes[link.lane]?.link.connection == .down {
+        for link in links where correlator.lane(link.lane)?.connection == .down {
             guard link.isStalled else { continue }
             link.countRevival()
             remake(link, stalled: true)

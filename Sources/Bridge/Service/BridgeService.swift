@@ -1,3 +1,4 @@
+import BridgeCore
 import ServiceLifecycle
 
 /// The bridge as a swift-service-lifecycle `Service` that owns its whole life: it starts the bridge,

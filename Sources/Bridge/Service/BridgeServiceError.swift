@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// Why ``BridgeService`` ended the process's bridge: one line an operator can act on.
 public struct BridgeServiceError: Error, CustomStringConvertible {
     /// What went wrong.

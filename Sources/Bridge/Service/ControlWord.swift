@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// The words the ``Bridge`` sends its loop on the inproc control channel: their one home, for the sender
 /// and the loop alike.
 enum ControlWord: String {

@@ -1,3 +1,4 @@
+import BridgeCore
 import ZeroMQ
 
 /// Every lane's link the loop owns, and the routers they go through: links in the order the lanes were

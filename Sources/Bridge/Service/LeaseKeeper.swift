@@ -1,3 +1,4 @@
+import BridgeCore
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,3 +1,4 @@
+import BridgeCore
 import ZeroMQ
 
 /// The sockets the bridge loop reads, each with what handles it: a turn waits on a ``ReadyPoller`` and

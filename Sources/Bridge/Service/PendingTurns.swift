@@ -1,3 +1,4 @@
+import BridgeCore
 import DequeModule
 
 /// The turns handed to the ``JournalWriter`` and not yet committed, oldest first, each with what it

@@ -1,3 +1,4 @@
+import BridgeCore
 import Logging
 
 /// The log lines for replies the command socket could not deliver (a caller gone, or one that does not read):

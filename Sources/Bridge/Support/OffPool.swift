@@ -1,3 +1,4 @@
+import BridgeCore
 import ZeroMQ
 
 /// Blocking calls made from async code (a wait for the bridge's thread, a journal or lease call), each on a

@@ -3,6 +3,7 @@ import InterApp
 import Logging
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// A correlator over a journal in memory (``MemoryJournal``) with no sockets and no file: commands and relay
 /// frames go in, effects come out, and ``commit(_:)`` does what the loop does with a turn's journal entries.
@@ -22,7 +23,8 @@ final class CorrelatorRig {
         configuration.journal = journal.location
         configuration.lanes = [LaneConfiguration(id: "lane-1", endpoint: "tcp://127.0.0.1:1", platform: platform)]
         correlator = Correlator(
-            configuration: configuration, store: CommandStore(journal: journal, logger: logger), clock: clock,
+            configuration: configuration.correlation, store: CommandStore(journal: journal, logger: logger),
+            clock: clock,
             logger: logger, metrics: LoopMetrics(BridgeMetrics(lanes: ["lane-1"])))
         try correlator.restore()
         Self.bringUp(correlator)

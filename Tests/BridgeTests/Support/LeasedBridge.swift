@@ -4,6 +4,7 @@ import Logging
 import Testing
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// A bridge on a new PostgreSQL journal, run in process by its ``BridgeService`` (standby, then active while
 /// it holds the journal's lease), on a clock the test moves. It loses the lease as in a takeover: another

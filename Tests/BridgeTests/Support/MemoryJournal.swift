@@ -3,6 +3,7 @@ import InterApp
 import Synchronization
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// A journal held in memory: the third store of the seam (``JournalStore``), for tests of the rules that need
 /// no file (``CorrelatorRig``). It keeps the same contract as SQLite and PostgreSQL

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Bridge
+@testable import BridgeCore
 
 /// A journal in a folder of its own, closed and removed with this object.
 final class TemporaryJournal {

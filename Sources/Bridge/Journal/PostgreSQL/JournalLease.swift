@@ -1,3 +1,4 @@
+import BridgeCore
 import PostgresNIO
 
 /// The lease of a journal in PostgreSQL: the one row (`journal_lease`) that says which of the bridges sharing

@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 
 /// Where a journal on PostgreSQL lives: `journal: postgresql://USER@HOST:PORT/DBNAME` (or `postgres://`).

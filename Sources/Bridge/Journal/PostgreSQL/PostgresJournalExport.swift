@@ -1,3 +1,4 @@
+import BridgeCore
 import PostgresNIO
 
 /// `vivabridge journal export` on a journal in PostgreSQL: the finished commands from the `commands` view's

@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// The journal's log schema and statements in PostgreSQL's dialect: the tables, columns, partial indexes
 /// and `commands` view of SQLite's (``JournalSQL/journalLog``), and SQLite's look-up statements with their
 /// `?` placeholders numbered `$1`, `$2`…

@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// The journal's lease on PostgreSQL: one row saying which bridge is active (``JournalLease``), and the check
 /// every commit makes against it (``PostgresJournalSQL/fencedCommit``).
 ///

@@ -1,3 +1,4 @@
+import BridgeCore
 import PostgresNIO
 
 /// The journal's migrations on PostgreSQL, under the names SQLite's have (``JournalMigrations``), recorded in a
