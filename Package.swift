@@ -68,13 +68,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Viva's records and a cloud session's rules as values: what the bridge's core reads of Viva, with no HTTP client.
+        .target(
+            name: "VivaCloudModels",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         // Viva's cloud: OAuth2 client credentials, the transaction look-ups and the Cloud Terminal calls.
         // No dependency on the bridge's core.
         .target(
             name: "VivaCloud",
             dependencies: [
+                "VivaCloudModels",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -86,7 +92,7 @@ let package = Package(
         .target(
             name: "BridgeCore",
             dependencies: [
-                "InterApp", "VivaCloud",
+                "InterApp", "VivaCloudModels",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],

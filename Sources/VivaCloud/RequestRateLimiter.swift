@@ -1,3 +1,5 @@
+import VivaCloudModels
+
 /// The client's own bound on its request rate: a token bucket of `burst` requests refilled at `rate` a
 /// second. ``acquire()`` waits for a token, so that bursts of look-ups never hammer Viva.
 actor RequestRateLimiter {

@@ -1,4 +1,5 @@
 import Foundation
+import VivaCloudModels
 
 /// Reads a `Retry-After` header: delay-seconds or an HTTP date (RFC 9110 §10.2.3).
 enum RetryAfter {

@@ -1,4 +1,5 @@
 import Foundation
+import VivaCloudModels
 
 /// A secret (Viva's client secret, an API key, an access token) that never prints itself: its description,
 /// debug description and reflection all read `<redacted>`, so that interpolating it into a log line or an

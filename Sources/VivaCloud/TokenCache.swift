@@ -1,3 +1,5 @@
+import VivaCloudModels
+
 /// The OAuth2 access token, cached until shortly before it expires; one fetch at a time (callers that need
 /// a token while one is being fetched wait for that fetch).
 actor TokenCache {

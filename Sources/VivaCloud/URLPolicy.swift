@@ -1,4 +1,5 @@
 import Foundation
+import VivaCloudModels
 
 /// Which base URLs the client accepts: `https://` to any host; plain `http://` only to a loopback address
 /// (`127.0.0.0/8`, `[::1]`), for a stand-in such as the simulated back office on the same machine.

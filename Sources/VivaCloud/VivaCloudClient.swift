@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import VivaCloudModels
 
 /// Calls Viva's cloud: the day's transactions (older API, Basic auth), one transaction (`/checkout/v2`,
 /// Bearer) and the Cloud Terminal session calls (`/ecr/v1`, Bearer).

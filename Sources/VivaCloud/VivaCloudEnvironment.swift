@@ -1,3 +1,5 @@
+import VivaCloudModels
+
 /// Viva's two environments, each with its three hosts (Viva's tutorials overview lists them; Odoo's
 /// `pos_viva_com` uses the same): accounts (the OAuth2 token), API (`/checkout/v2`, `/ecr/v1`) and the
 /// older host (`/api/transactions`).

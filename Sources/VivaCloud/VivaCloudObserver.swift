@@ -1,3 +1,5 @@
+import VivaCloudModels
+
 /// One HTTP exchange with Viva, as the client's observer sees it (for metrics): never a header or a body.
 public struct VivaCloudExchange: Sendable, Equatable {
     /// The call: `token`, `listTransactions`, `getTransaction`, `sale`, `getSession`, `abortSession`.

@@ -1,4 +1,5 @@
 import Foundation
+import VivaCloudModels
 
 /// What the client needs to call Viva's cloud: the three base URLs, the POS APIs credentials (client id and
 /// secret: the OAuth2 token for `/checkout/v2` and `/ecr/v1`), the Merchant ID and API key (Basic auth of

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import VivaCloudModels
 
 /// One call's request, before authorisation.
 struct VivaCloudCall: Sendable {

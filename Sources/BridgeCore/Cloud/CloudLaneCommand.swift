@@ -1,5 +1,5 @@
 import InterApp
-import VivaCloud
+import VivaCloudModels
 
 /// What a command on a cloud lane becomes at Viva's Cloud Terminal API, and what Viva's answer becomes in
 /// the reply: the transport's one translation, with no I/O (docs/CLOUD.md, "Cloud lanes").

@@ -1,5 +1,5 @@
 import InterApp
-import VivaCloud
+import VivaCloudModels
 
 /// A command written into a restored journal from Viva's records (`vivabridge journal fill-gap`): the journal
 /// lost it with the interval after its backup, Viva's records show its transaction under its

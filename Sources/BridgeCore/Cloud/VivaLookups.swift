@@ -1,5 +1,5 @@
 import InterApp
-import VivaCloud
+import VivaCloudModels
 
 /// The `unknown` commands waiting to be looked up in Viva's records, and when each is due: the correlator's
 /// state of section 2 of docs/CLOUD.md, with no I/O. A command becomes a candidate when it ends `unknown`

@@ -1,5 +1,5 @@
 import InterApp
-import VivaCloud
+import VivaCloudModels
 
 /// What Viva's records say of one `unknown` command, found by its `clientTransactionId` (Viva's
 /// `MerchantTrns`) in the transactions of the days asked: only positive evidence completes it.

@@ -1,6 +1,6 @@
 import Foundation
 import InterApp
-import VivaCloud
+import VivaCloudModels
 
 /// A cloud lane's command whose session is in flight at Viva: what the correlator keeps beside its record.
 struct CloudSessionInFlight: Equatable {

@@ -1,5 +1,5 @@
 import InterApp
-import VivaCloud
+import VivaCloudModels
 
 extension Correlator {
     /// A command ended `unknown`: with `vivaCloud`, a money command of ``VivaLookups/actions`` is looked up

@@ -1,5 +1,5 @@
 import InterApp
-import VivaCloud
+import VivaCloudModels
 
 /// Something the correlator decided and the loop carries out: journal writes first, in one commit,
 /// then the network effects in order.

@@ -1,8 +1,8 @@
 /// The answer of `POST /connect/token` (OAuth2 client credentials).
-struct AccessTokenResponse: Decodable, Sendable {
-    var accessToken: String
+package struct AccessTokenResponse: Decodable, Sendable {
+    package var accessToken: String
     /// Seconds the token lives.
-    var expiresIn: Int?
+    package var expiresIn: Int?
     var tokenType: String?
 
     enum CodingKeys: String, CodingKey {
