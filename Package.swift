@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "InterApp", targets: ["InterApp"]),
         .library(name: "BridgeClient", targets: ["BridgeClient"]),
         .library(name: "BridgeCore", targets: ["BridgeCore"]),
+        .library(name: "BridgeJournal", targets: ["BridgeJournal"]),
         .library(name: "Bridge", targets: ["Bridge"]),
         .library(name: "BridgeHTTP", targets: ["BridgeHTTP"]),
         .library(name: "TerminalSimulator", targets: ["TerminalSimulator"]),
@@ -98,23 +99,32 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The journal's stores behind BridgeCore's JournalStore: SQLite (GRDB) and PostgreSQL (PostgresNIO) with its
+        // lease, and the journal tools the CLI runs (export, backup, prune, fill-gap, reconcile's reading).
+        .target(
+            name: "BridgeJournal",
+            dependencies: [
+                "BridgeCore", "InterApp", "VivaCloudModels", "ZeroMQ",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         // The service around the core: the loop, ZeroMQ I/O, the journal's stores, the lease, configuration, metrics.
         .target(
             name: "Bridge",
             dependencies: [
-                "BridgeCore", "ZeroMQ", "InterApp", "VivaCloud",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "BridgeCore", "BridgeJournal", "ZeroMQ", "InterApp", "VivaCloud",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "DequeModule", package: "swift-collections"),
-                // The journal on PostgreSQL (`journal: postgresql://...`).
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -180,8 +190,8 @@ let package = Package(
         .testTarget(
             name: "BridgeTests",
             dependencies: [
-                "Bridge", "BridgeCore", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ZeroMQ", "InterApp",
-                "LoopbackPorts", "LocalPostgres", "VivaCloud",
+                "Bridge", "BridgeCore", "BridgeJournal", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ZeroMQ",
+                "InterApp", "LoopbackPorts", "LocalPostgres", "VivaCloud",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,2 +1,4 @@
-/// The core's public types (a lane's configuration, the journal's records) are part of this module's API.
+/// The core's public types (a lane's configuration, the journal's records) and the journal's stores and tools
+/// (`JournalStores`, export, backup, fill-gap) are part of this module's API.
 @_exported import BridgeCore
+@_exported import BridgeJournal

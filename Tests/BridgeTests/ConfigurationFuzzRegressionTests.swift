@@ -3,6 +3,7 @@ import Testing
 
 @testable import Bridge
 @testable import BridgeCore
+@testable import BridgeJournal
 
 @Suite("Configuration: inputs the fuzzer found (scripts/fuzz config-loader)")
 struct ConfigurationFuzzRegressionTests {

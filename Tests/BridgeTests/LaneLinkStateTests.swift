@@ -3,6 +3,7 @@ import Testing
 
 @testable import Bridge
 @testable import BridgeCore
+@testable import BridgeJournal
 
 /// The lane link's state machine on its own (issue 10): each event moves it, or is refused, as its rule says.
 @Suite("Lane link state: each event and each refused one")

@@ -2,6 +2,7 @@ import Testing
 
 @testable import Bridge
 @testable import BridgeCore
+@testable import BridgeJournal
 
 /// The one rate rule: orphans a lane journals, refused peers the log names.
 @Suite("Rate window")

@@ -2,6 +2,7 @@ import Testing
 
 @testable import Bridge
 @testable import BridgeCore
+@testable import BridgeJournal
 
 /// The bridge's way to its stop: running, draining until a deadline, stopping (docs/OPERATIONS.md).
 @Suite("Shutdown phase")

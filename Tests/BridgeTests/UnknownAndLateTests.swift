@@ -4,6 +4,7 @@ import Testing
 
 @testable import Bridge
 @testable import BridgeCore
+@testable import BridgeJournal
 
 @Suite("Deadlines: unknown, never failure; then the late result")
 struct UnknownAndLateTests {

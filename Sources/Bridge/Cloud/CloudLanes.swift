@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import Logging
 import Synchronization
 import VivaCloud

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 extension BridgeConfiguration {
     /// What the correlator is told of this configuration.

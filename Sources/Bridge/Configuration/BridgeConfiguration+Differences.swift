@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 /// Lanes that differ between two configurations, by id, in the order of the file that has them.
 public struct LaneDifferences: Sendable, Equatable {

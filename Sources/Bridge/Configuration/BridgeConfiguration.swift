@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import Foundation
 import InterApp
 
@@ -86,12 +87,4 @@ public struct BridgeConfiguration: Sendable, Equatable {
 
     /// The lane with `id`, if configured.
     public func lane(_ id: String) -> LaneConfiguration? { lanes.first { $0.id == id } }
-}
-
-/// How the journal reaches the disk (SQLite's `synchronous` in WAL mode).
-public enum JournalSync: String, Sendable, Equatable, CaseIterable {
-    /// Durable across a crash of the process; the last commits may be lost on power loss.
-    case normal
-    /// Durable across power loss; every commit waits for the disk.
-    case full
 }

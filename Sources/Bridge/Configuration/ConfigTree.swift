@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import Yams
 
 /// A YAML document reduced to what configuration needs: scalars, mappings and sequences, with the

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import InterApp
 
 /// A `VIVABRIDGE_` variable the bridge has something to say about: one that names no configuration key but

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import InterApp
 
 /// How a configuration key is spelt in the environment (docs/CONFIG.md, "Environment"): `VIVABRIDGE_`, then

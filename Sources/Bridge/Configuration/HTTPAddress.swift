@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 /// Where the HTTP listener listens: `host:port` (`http:` in the configuration; docs/CONFIG.md).
 public struct HTTPAddress: Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 extension HTTPAddress {
     /// `httpHosts:` (docs/CONFIG.md): a list of host names or addresses, or one value with the names

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 /// `log:` in the configuration: how verbose the bridge is and how its lines look (docs/CONFIG.md).
 public struct LogSettings: Sendable, Equatable {

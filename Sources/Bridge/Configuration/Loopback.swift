@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 /// `security:` (docs/SECURITY.md): the bridge's CURVE key, the clients it admits and for which sockets.
 public struct SecuritySettings: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import VivaCloud
 
 /// `vivaCloud:`: Viva's cloud as the bridge's second source of truth (docs/CLOUD.md). With it, a money

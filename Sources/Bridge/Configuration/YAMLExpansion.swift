@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import CYaml
 
 /// How many values a YAML text holds once every alias is expanded, counted on libyaml's events before

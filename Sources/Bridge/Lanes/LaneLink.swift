@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import ZeroMQ
 
 /// The bridge's link to one lane's relay: a connection of a ``LaneRouter`` to the relay's endpoint, named

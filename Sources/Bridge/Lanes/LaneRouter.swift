@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import ZeroMQ
 
 /// One ROUTER through which the bridge reaches many lanes' relays, and the monitor that says when each

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import Synchronization
 
 /// A Prometheus histogram the loop records into without a lock: one atomic per bucket, read (not

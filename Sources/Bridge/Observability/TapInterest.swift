@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 /// What the `/events` viewers want of the event tap, as the loop decides by it: how many take every event,
 /// and the counted union of the others' `topic` prefixes. The loop keeps a copy and takes it again only

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import ZeroMQ
 
 /// An endpoint of the bridge's own could not be bound: names the endpoint, the configuration key that set

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 /// Where a running bridge listens, with real ports where the configuration asked for `*`.
 public struct BoundEndpoints: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 extension BridgeLoop {
     /// Makes the link of a lane a reload added or changed, through the router of its kind. A link that

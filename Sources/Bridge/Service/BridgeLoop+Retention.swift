@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 extension BridgeLoop {
     /// Once a tick: one batch of the journal's retention (`journalRetentionDays`), when it is on and the

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import ServiceLifecycle
 
 /// The bridge as a swift-service-lifecycle `Service` that owns its whole life: it starts the bridge,

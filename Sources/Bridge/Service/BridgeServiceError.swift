@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 /// Why ``BridgeService`` ended the process's bridge: one line an operator can act on.
 public struct BridgeServiceError: Error, CustomStringConvertible {

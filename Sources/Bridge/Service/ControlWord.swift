@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 /// The words the ``Bridge`` sends its loop on the inproc control channel: their one home, for the sender
 /// and the loop alike.

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 /// Turns whose journal write failed: their entries and the effects that must wait for them. While it
 /// holds anything, later turns that write the journal wait behind it, in order, so nothing is replied or

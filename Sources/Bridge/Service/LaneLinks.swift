@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import ZeroMQ
 
 /// Every lane's link the loop owns, and the routers they go through: links in the order the lanes were

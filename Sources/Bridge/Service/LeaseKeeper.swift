@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 /// When the loop next has something of its own to do, beside the sockets: the tick, the heartbeat
 /// event, what the correlator has due, and `bridge.role.active`.

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import ZeroMQ
 
 /// The sockets the bridge loop reads, each with what handles it: a turn waits on a ``ReadyPoller`` and

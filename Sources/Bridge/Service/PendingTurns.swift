@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import DequeModule
 
 /// The turns handed to the ``JournalWriter`` and not yet committed, oldest first, each with what it

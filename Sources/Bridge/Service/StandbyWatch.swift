@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 /// What a standby says of its polls of the journal's lease, in swift-nio's style: each poll's answer is an event,
 /// the log lines it calls for are the actions; no I/O, no clock.

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 /// The loop's side of the event tap (``EventTap``): its copy of what `/events` viewers want, taken again
 /// when one came or went, and the turn's events for them, sent as one message at the end of the turn

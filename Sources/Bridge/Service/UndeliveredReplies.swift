@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import Logging
 
 /// The log lines for replies the command socket could not deliver (a caller gone, or one that does not read):

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import ZeroMQ
 
 /// Blocking calls made from async code (a wait for the bridge's thread, a journal or lease call), each on a

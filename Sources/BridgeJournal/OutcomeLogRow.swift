@@ -1,0 +1,88 @@
+import BridgeCore
+import GRDB
+import InterApp
+
+/// A row of `outcome_log`: an outcome given to a command (its final one, then any late result, look-up or
+/// resolve), with its reply columns (``ReplySummary``).
+///
+/// Appended as ``CommandLogRow`` is: ``append`` and ``bind(into:)`` both follow ``Columns`` then
+/// ``ReplySummary/Columns``.
+struct OutcomeLogRow: TableRecord {
+    static let databaseTableName = "outcome_log"
+
+    /// Its columns before the reply columns (not `seq`, the store's).
+    enum Columns: String, JournalColumns {
+        case commandSeq = "command_seq"
+        case lane, action
+        case clientTransactionId = "client_transaction_id"
+        case outcome, reply, late
+        case atMs = "at_ms"
+
+        package var kind: ColumnKind {
+            switch self {
+            case .commandSeq, .atMs: .integer
+            case .late: .flag
+            case .lane, .action, .clientTransactionId, .outcome, .reply: .text
+            }
+        }
+    }
+
+    /// The sequence of the command it ends.
+    var commandSeq: Int64
+    package var lane: String?
+    package var action: TerminalAction
+    package var clientTransactionId: String?
+    /// Never nil for an outcome the store made; the column's NOT NULL refuses one that is.
+    package var outcome: Outcome?
+    /// The reply's JSON text.
+    package var reply: String
+    /// A late result (a callback after the command was answered).
+    package var late: Bool
+    var atMs: Int64
+    package var summary: ReplySummary
+
+    /// The row of `command`'s outcome; nil for a command the journal does not hold (no `seq`: the bridge's own
+    /// look-ups).
+    package init?(_ command: StoredCommand, summary: ReplySummary, late: Bool, atMs: Int64) {
+        guard let seq = command.seq else { return nil }
+        commandSeq = seq
+        lane = command.lane
+        action = command.action
+        clientTransactionId = command.clientTransactionId
+        outcome = command.outcome
+        reply = command.reply ?? ""
+        self.late = late
+        self.atMs = atMs
+        self.summary = summary
+    }
+
+    /// Its own columns in the order of ``append`` (the reply columns follow).
+    static let columns = Columns.allCases
+    /// The names of every column it writes, in the order of ``append``.
+    static let columnNames = columns.map(\.name) + ReplySummary.columns.map(\.name)
+    /// The statement that appends one.
+    package static let append = JournalSQL.insert(into: databaseTableName, columnNames)
+
+    /// What it holds in `column`.
+    package func value(_ column: Columns) -> ColumnValue {
+        switch column {
+        case .commandSeq: .integer(commandSeq)
+        case .lane: .text(lane)
+        case .action: .text(action.rawValue)
+        case .clientTransactionId: .text(clientTransactionId)
+        case .outcome: .text(outcome?.rawValue)
+        case .reply: .text(reply)
+        case .late: .flag(late)
+        case .atMs: .integer(atMs)
+        }
+    }
+
+    /// Its values in the order of ``columnNames``.
+    package var values: [ColumnValue] { Self.columns.map(value) + ReplySummary.columns.map(summary.value) }
+
+    /// Binds its values in the order of ``append``.
+    package func bind(into binder: inout StatementBinder) {
+        for column in Self.columns { binder.bind(value(column)) }
+        summary.bindColumns(into: &binder)
+    }
+}

@@ -1,0 +1,46 @@
+import BridgeCore
+import GRDB
+import InterApp
+
+/// A stored command as a row of the `commands` view (the log's commands with their latest outcome).
+extension StoredCommand: FetchableRecord {
+    /// The view's columns a stored command is read from (``JournalSQL/storedColumns`` selects them all).
+    enum Columns: String, ColumnExpression, CaseIterable {
+        case seq, id, lane, action, fingerprint
+        case clientTransactionId = "client_transaction_id"
+        case state, outcome, reply
+        case deadlineMs = "deadline_ms"
+        case createdMs = "created_ms"
+        case client
+    }
+
+    /// - Throws: ``JournalRowError`` when the action, state or outcome is not one vivabridge writes.
+    package init(row: Row) throws {
+        self.init(
+            id: try row.decode(forColumn: Columns.id), lane: try row.decode(forColumn: Columns.lane),
+            action: try row.decodeRaw(forColumn: Columns.action),
+            fingerprint: try row.decode(forColumn: Columns.fingerprint),
+            clientTransactionId: try row.decode(forColumn: Columns.clientTransactionId),
+            state: try row.decodeRaw(forColumn: Columns.state),
+            outcome: try row.decodeRawIfPresent(forColumn: Columns.outcome),
+            reply: try row.decode(forColumn: Columns.reply), deadlineMs: try row.decode(forColumn: Columns.deadlineMs),
+            createdMs: try row.decode(forColumn: Columns.createdMs), client: try row.decode(forColumn: Columns.client),
+            seq: try row.decode(forColumn: Columns.seq))
+    }
+
+    /// A stored command from the `commands` view's values as another store reads them (PostgreSQL): its action,
+    /// state and outcome by their raw values.
+    ///
+    /// - Throws: ``JournalRowError`` when the action, state or outcome is not one vivabridge writes.
+    package init(
+        seq: Int64, id: String, lane: String?, action: String, fingerprint: String, clientTransactionId: String?,
+        state: String, outcome: String?, reply: String?, deadlineMs: Int64?, createdMs: Int64, client: String?
+    ) throws {
+        self.init(
+            id: id, lane: lane, action: try TerminalAction(journal: action, column: Columns.action),
+            fingerprint: fingerprint, clientTransactionId: clientTransactionId,
+            state: try RecordState(journal: state, column: Columns.state),
+            outcome: try outcome.map { try Outcome(journal: $0, column: Columns.outcome) }, reply: reply,
+            deadlineMs: deadlineMs, createdMs: createdMs, client: client, seq: seq)
+    }
+}
