@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BridgeClient", targets: ["BridgeClient"]),
         .library(name: "BridgeCore", targets: ["BridgeCore"]),
         .library(name: "BridgeJournal", targets: ["BridgeJournal"]),
+        .library(name: "BridgeObservability", targets: ["BridgeObservability"]),
         .library(name: "Bridge", targets: ["Bridge"]),
         .library(name: "BridgeHTTP", targets: ["BridgeHTTP"]),
         .library(name: "TerminalSimulator", targets: ["TerminalSimulator"]),
@@ -114,11 +115,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The service around the core: the loop, ZeroMQ I/O, the journal's stores, the lease, configuration, metrics.
+        // What the bridge shows of itself: its Prometheus metrics, the state /readyz and the lanes page read, the
+        // event tap for /events viewers.
+        .target(
+            name: "BridgeObservability",
+            dependencies: [
+                "BridgeCore", "InterApp",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strict
+        ),
+        // The service around the core: the loop, ZeroMQ I/O, the journal writer, the lease, configuration.
         .target(
             name: "Bridge",
             dependencies: [
-                "BridgeCore", "BridgeJournal", "ZeroMQ", "InterApp", "VivaCloud",
+                "BridgeCore", "BridgeJournal", "BridgeObservability", "ZeroMQ", "InterApp", "VivaCloud",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -190,7 +202,8 @@ let package = Package(
         .testTarget(
             name: "BridgeTests",
             dependencies: [
-                "Bridge", "BridgeCore", "BridgeJournal", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ZeroMQ",
+                "Bridge", "BridgeCore", "BridgeJournal", "BridgeObservability", "BridgeClient", "BridgeHTTP",
+                "TerminalSimulator", "ZeroMQ",
                 "InterApp", "LoopbackPorts", "LocalPostgres", "VivaCloud",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -203,8 +216,9 @@ let package = Package(
         .testTarget(
             name: "VivabridgeCLITests",
             dependencies: [
-                "vivabridge", "Bridge", "BridgeClient", "TerminalSimulator", "InterApp", "ZeroMQ", "ContractSchema",
-                "LocalPostgres", "LoopbackPorts",
+                "vivabridge", "Bridge", "BridgeObservability", "BridgeClient", "TerminalSimulator", "InterApp",
+                "ZeroMQ",
+                "ContractSchema", "LocalPostgres", "LoopbackPorts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -2,3 +2,4 @@
 /// (`JournalStores`, export, backup, fill-gap) are part of this module's API.
 @_exported import BridgeCore
 @_exported import BridgeJournal
+@_exported import BridgeObservability

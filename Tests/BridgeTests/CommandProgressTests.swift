@@ -3,6 +3,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// A command's way to the terminal app, on its own (issue 37): one state instead of a state and a flag.
 @Suite("Command progress: sent, opened, restored")

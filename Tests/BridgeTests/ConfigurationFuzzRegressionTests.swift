@@ -4,6 +4,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 @Suite("Configuration: inputs the fuzzer found (scripts/fuzz config-loader)")
 struct ConfigurationFuzzRegressionTests {

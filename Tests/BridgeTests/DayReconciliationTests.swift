@@ -6,6 +6,7 @@ import VivaCloud
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// `journal reconcile`'s comparison (docs/CLOUD.md): one test for each kind of line.
 @Suite("A day of the journal against Viva's records")

@@ -7,6 +7,7 @@ import ZeroMQ
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// The event tap (what `/events` reads): a turn's events go out as one message of one frame, each event's
 /// topic and body after its length.

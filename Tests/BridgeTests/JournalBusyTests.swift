@@ -3,6 +3,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// How the journal's connections wait for a lock another connection holds (issue 17): short naps first, so
 /// that a commit held up by a checkpoint's last step goes on as soon as the lock is free, and 5 s in all.

@@ -6,6 +6,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// `journal export --format csv` never hands a spreadsheet a formula (OWASP, "CSV Injection"): a text
 /// cell starting with `=`, `+`, `-`, `@`, a tab or CR is prefixed with `'`; numbers stay as they are.

@@ -7,6 +7,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// The operator's journal commands (issue 16): export, unknown, backup and prune, on journals a real
 /// bridge wrote, while it runs where the command allows it.

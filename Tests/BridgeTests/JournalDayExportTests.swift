@@ -6,6 +6,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// A day's export (issue 16) set beside what the bridge answered: every outcome, a late result and a
 /// resolved unknown, field by field.

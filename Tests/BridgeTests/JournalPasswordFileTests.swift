@@ -7,6 +7,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// `journalPasswordFile:` (docs/CONFIG.md): a PostgreSQL journal's password read from a file only its owner
 /// reads, at start, never shown.

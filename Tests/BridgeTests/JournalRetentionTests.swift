@@ -6,6 +6,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// `journalRetentionDays`: the bridge prunes old finished commands itself, at start and then daily, by
 /// `journal prune`'s rule (never an outstanding or `unknown` command), a batch a tick.

@@ -4,6 +4,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// What is in flight on one lane, on its own (issue 37): its activity (idle, a transaction, the bridge's
 /// look-up), its aborts and its sales in grace, and the one way out, ``LaneInFlight/end(_:)``.

@@ -3,6 +3,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// The one rate rule: orphans a lane journals, refused peers the log names.
 @Suite("Rate window")

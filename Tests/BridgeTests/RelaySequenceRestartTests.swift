@@ -9,6 +9,7 @@ import ZeroMQ
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// A numbered callback stays known across a restart (issue 44): the journal keeps its relay `n` and URL hash
 /// (`callbacks.relay_seq`, `relay_url_hash`), and a start refills each lane's memory from them, so a copy the

@@ -3,6 +3,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// The bridge's way to its stop: running, draining until a deadline, stopping (docs/OPERATIONS.md).
 @Suite("Shutdown phase")

@@ -4,6 +4,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// `instance` and `leaseMs` (docs/CONFIG.md): defaults, ranges, and `leaseMs` only with a PostgreSQL journal.
 @Suite("Standby configuration: instance and leaseMs")

@@ -3,6 +3,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// What a standby says of its polls of the lease (``StandbyWatch``): the holder once, and again when it
 /// changes; a database that cannot be reached once, and that it answers again.

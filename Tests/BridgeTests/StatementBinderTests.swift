@@ -4,6 +4,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// The journal writer binds its values straight to SQLite (``Statement/run(_:)``): what it stores reads
 /// back as GRDB would have stored it, and a statement that fails is reported and stays usable.

@@ -5,6 +5,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 @testable import ZeroMQ
 
 /// Replies the command socket could not deliver (docs/OPERATIONS.md, "Metrics"): a few log lines a minute,

@@ -5,6 +5,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 @Suite("Deadlines: unknown, never failure; then the late result")
 struct UnknownAndLateTests {

@@ -11,13 +11,7 @@ struct UndeliveredReplies {
     static let linesPerMinute = 10
     private var window = RateWindow(limit: linesPerMinute, length: 60_000)
 
-    /// Why a reply was not delivered; its `reason` in `vivabridge_replies_undelivered_total`.
-    enum Reason: String, CaseIterable {
-        /// The caller's queue is full: it does not read (the reply is dropped).
-        case notReading = "not_reading"
-        /// The caller's connection is gone.
-        case gone
-    }
+    typealias Reason = UndeliveredReplyReason
 
     /// Counts a reply (to command `id`) not delivered at `nowMs`, and logs it when the minute has room.
     mutating func record(_ reason: Reason, id: String?, nowMs: Int64, metrics: LoopMetrics, logger: Logger) {

@@ -6,6 +6,7 @@ import Testing
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// A bridge on a new PostgreSQL journal, run in process by its ``BridgeService`` (standby, then active while
 /// it holds the journal's lease), on a clock the test moves. It loses the lease as in a takeover: another

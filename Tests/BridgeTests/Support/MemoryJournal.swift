@@ -5,6 +5,7 @@ import Synchronization
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// A journal held in memory: the third store of the seam (``JournalStore``), for tests of the rules that need
 /// no file (``CorrelatorRig``). It keeps the same contract as SQLite and PostgreSQL

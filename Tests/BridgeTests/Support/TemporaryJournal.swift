@@ -3,6 +3,7 @@ import Foundation
 @testable import Bridge
 @testable import BridgeCore
 @testable import BridgeJournal
+@testable import BridgeObservability
 
 /// A journal in a folder of its own, closed and removed with this object.
 final class TemporaryJournal {

@@ -1,5 +1,4 @@
 import BridgeCore
-import BridgeJournal
 import Dispatch
 import Foundation
 import Synchronization
@@ -60,7 +59,7 @@ public final class LiveState: Sendable {
     /// Signalled after every change of ``links``, for ``awaitLanesUp(_:timeout:)``.
     private let linksChanged = NSCondition()
 
-    init(laneIds: [String], instance: String = "", role: Role = .active) {
+    package init(laneIds: [String], instance: String = "", role: Role = .active) {
         links = Mutex(laneIds.map { ($0, false) })
         self.instance = instance
         roleValue = Atomic(role.rawValue)
@@ -83,18 +82,18 @@ public final class LiveState: Sendable {
     /// Each lane and whether its link is up, in configuration order.
     public var lanes: [(id: String, up: Bool)] { links.withLock { $0 } }
 
-    func set(_ phase: Phase) { phaseValue.store(phase.rawValue, ordering: .releasing) }
-    func set(role: Role) { roleValue.store(role.rawValue, ordering: .releasing) }
+    package func set(_ phase: Phase) { phaseValue.store(phase.rawValue, ordering: .releasing) }
+    package func set(role: Role) { roleValue.store(role.rawValue, ordering: .releasing) }
     /// The lease's deadline as its keeper last extended it (``role``); `UInt64.max` when there is no lease.
-    func set(leaseValidUntilNs deadline: UInt64) { leaseValidUntilNs.store(deadline, ordering: .releasing) }
+    package func set(leaseValidUntilNs deadline: UInt64) { leaseValidUntilNs.store(deadline, ordering: .releasing) }
     /// Every lane's link down (the loop closed them all).
-    func setAllLanesDown() {
+    package func setAllLanesDown() {
         links.withLock { links in links = links.map { ($0.id, false) } }
         signalLinks()
     }
-    func set(epoch: Int) { epochValue.store(epoch, ordering: .relaxed) }
+    package func set(epoch: Int) { epochValue.store(epoch, ordering: .relaxed) }
     /// Sets `lane`'s link; a lane not listed yet (a reload added it) is appended.
-    func set(lane: String, up isUp: Bool) {
+    package func set(lane: String, up isUp: Bool) {
         links.withLock { links in
             if let index = links.firstIndex(where: { $0.id == lane }) {
                 links[index].up = isUp
@@ -106,7 +105,7 @@ public final class LiveState: Sendable {
     }
 
     /// Forgets a lane a reload removed.
-    func remove(lane: String) {
+    package func remove(lane: String) {
         links.withLock { $0.removeAll { $0.id == lane } }
         signalLinks()
     }

@@ -1,5 +1,4 @@
 import BridgeCore
-import BridgeJournal
 import CoreMetrics
 import InterApp
 import Prometheus
@@ -21,18 +20,18 @@ public final class BridgeMetrics: Sendable {
     /// `vivabridge_lane_up` by lane, with the transport it is labelled with. Taken only when a link goes up
     /// or down or a reload adds, changes or removes a lane, never per command.
     private let laneUp: Mutex<[String: LaneGauge]>
-    let inFlight: CoreMetrics.Gauge
-    let unknownUnresolved: CoreMetrics.Gauge
+    package let inFlight: CoreMetrics.Gauge
+    package let unknownUnresolved: CoreMetrics.Gauge
     /// `vivabridge_active`: 1 while this bridge serves, 0 while it starts, waits as standby or has stopped.
-    let active: CoreMetrics.Gauge
-    let eventsPublished: CoreMetrics.Counter
-    let clientsRefused: CoreMetrics.Counter
+    package let active: CoreMetrics.Gauge
+    package let eventsPublished: CoreMetrics.Counter
+    package let clientsRefused: CoreMetrics.Counter
     /// `vivabridge_callbacks_total` by kind.
-    let callbacks: [CallbackKind: CoreMetrics.Counter]
+    package let callbacks: [CallbackKind: CoreMetrics.Counter]
     /// `vivabridge_replies_undelivered_total` by reason.
-    let repliesUndelivered: [UndeliveredReplies.Reason: CoreMetrics.Counter]
-    let commandDurations: [String: AtomicHistogram]
-    let journalCommit = AtomicHistogram(bounds: BridgeMetrics.commitBounds)
+    package let repliesUndelivered: [UndeliveredReplyReason: CoreMetrics.Counter]
+    package let commandDurations: [String: AtomicHistogram]
+    package let journalCommit = AtomicHistogram(bounds: BridgeMetrics.commitBounds)
     /// The HTTP listener's own figures; the listener sets them, the bridge's loop never does.
     public let http: HTTPListenerMetrics
 
@@ -72,7 +71,7 @@ public final class BridgeMetrics: Sendable {
                 )
             })
         repliesUndelivered = Dictionary(
-            uniqueKeysWithValues: UndeliveredReplies.Reason.allCases.map {
+            uniqueKeysWithValues: UndeliveredReplyReason.allCases.map {
                 (
                     $0,
                     CoreMetrics.Counter(
@@ -97,7 +96,7 @@ public final class BridgeMetrics: Sendable {
 
     /// Sets `lane`'s `vivabridge_lane_up` (a lane a reload added gets its sample here, 0 until it is up; one
     /// whose transport a reload changed is labelled anew).
-    func setLaneUp(_ lane: String, _ up: Bool, transport: LaneTransport.Kind) {
+    package func setLaneUp(_ lane: String, _ up: Bool, transport: LaneTransport.Kind) {
         let factory = factory
         laneUp.withLock { gauges in
             var entry = gauges[lane]
@@ -112,14 +111,14 @@ public final class BridgeMetrics: Sendable {
     }
 
     /// Drops the sample of a lane a reload removed.
-    func removeLane(_ lane: String) {
+    package func removeLane(_ lane: String) {
         laneUp.withLock { gauges in gauges.removeValue(forKey: lane)?.gauge.destroy() }
     }
 
     /// The counter of commands answered with `outcome` (and `code`, for `rejected`). It takes the
     /// registry's lock the first time a combination is asked for: the loop keeps what it gets
     /// (``LoopMetrics``), so that happens once per combination, not per command.
-    func commandCounter(action: String, outcome: String, code: String?) -> CoreMetrics.Counter {
+    package func commandCounter(action: String, outcome: String, code: String?) -> CoreMetrics.Counter {
         var dimensions = [("action", action), ("outcome", outcome)]
         if let code { dimensions.append(("code", code)) }
         return CoreMetrics.Counter(label: "vivabridge_commands_total", dimensions: dimensions, factory: factory)
@@ -140,7 +139,7 @@ public final class BridgeMetrics: Sendable {
 
     /// `vivabridge_cloud_requests_total{call,code}`: one HTTP exchange with Viva's cloud (`code` the HTTP
     /// status, or `none` when no answer came). Called off the loop, by the cloud client's observer.
-    func cloudRequest(call: String, status: Int?) {
+    package func cloudRequest(call: String, status: Int?) {
         CoreMetrics.Counter(
             label: "vivabridge_cloud_requests_total",
             dimensions: [("call", call), ("code", status.map(String.init) ?? "none")], factory: factory
@@ -149,14 +148,14 @@ public final class BridgeMetrics: Sendable {
 
     /// `vivabridge_cloud_lookups_total{result}`: an unknown command looked up in Viva's records, by what was
     /// found (``VivaVerdict/label``, or `error` when Viva could not be asked).
-    func cloudLookup(result: String) {
+    package func cloudLookup(result: String) {
         CoreMetrics.Counter(
             label: "vivabridge_cloud_lookups_total", dimensions: [("result", result)], factory: factory
         ).increment()
     }
 
     /// The label an action is counted under: a known action's name, else `other`.
-    static func actionLabel(_ action: String?) -> String {
+    package static func actionLabel(_ action: String?) -> String {
         guard let action, actions.contains(action) else { return "other" }
         return action
     }

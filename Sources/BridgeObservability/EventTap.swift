@@ -1,5 +1,4 @@
 import BridgeCore
-import BridgeJournal
 import Foundation
 import InterApp
 import Synchronization
@@ -39,10 +38,10 @@ public final class EventTap: Sendable {
         "\(Topic.heartbeat)", Topic.prefix(lane: Topic.bridgeLane, subject: Topic.journalSubject),
     ])
 
-    init() {}
+    package init() {}
 
     /// Whether anybody reads the tap now.
-    var hasViewers: Bool { viewers > 0 }
+    package var hasViewers: Bool { viewers > 0 }
 
     /// How many viewers the readers say they have now.
     /// (Sequentially consistent: the loop reads it after storing the `seq` it decides on, and a joining
@@ -73,17 +72,17 @@ public final class EventTap: Sendable {
 
     /// The loop bound ``endpoint``: a new activation, whose events count their `seq` from the start again, so a
     /// viewer that joins now is started by any of its snapshots (not only by one past the last activation's `seq`).
-    func bound() {
+    package func bound() {
         deciding.store(0, ordering: .sequentiallyConsistent)
         bindings.add(1, ordering: .sequentiallyConsistent)
     }
 
     /// The loop is deciding who is shown the event `seq` (before it reads ``hasViewers`` or the interest).
-    func deciding(seq: Int) { deciding.store(seq, ordering: .sequentiallyConsistent) }
+    package func deciding(seq: Int) { deciding.store(seq, ordering: .sequentiallyConsistent) }
 
     /// The viewers' interest and its generation, when the generation moved from `generation` (the loop's
     /// copy is then stale); nil when it did not.
-    func interest(ifChangedSince generation: Int) -> (interest: TapInterest, generation: Int)? {
+    package func interest(ifChangedSince generation: Int) -> (interest: TapInterest, generation: Int)? {
         let now = interestGeneration.load(ordering: .sequentiallyConsistent)
         guard now != generation else { return nil }
         return (interest.withLock { $0 }, now)
@@ -97,7 +96,7 @@ public final class EventTap: Sendable {
 
     /// Appends one event to a tap message: its topic, then the body `writeBody` appends, each after its
     /// length in bytes (4, little-endian).
-    static func append(topic: [UInt8], to message: inout [UInt8], body writeBody: (inout [UInt8]) -> Void) {
+    package static func append(topic: [UInt8], to message: inout [UInt8], body writeBody: (inout [UInt8]) -> Void) {
         appendLength(topic.count, to: &message)
         message.append(contentsOf: topic)
         let lengthAt = message.count

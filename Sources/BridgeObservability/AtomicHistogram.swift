@@ -1,11 +1,10 @@
 import BridgeCore
-import BridgeJournal
 import Synchronization
 
 /// A Prometheus histogram the loop records into without a lock: one atomic per bucket, read (not
 /// locked) by a scrape. swift-prometheus's own histogram takes a lock per observation, which the loop
 /// must never wait on.
-final class AtomicHistogram: Sendable {
+package final class AtomicHistogram: Sendable {
     /// Upper bounds in seconds, ascending; `+Inf` follows.
     let bounds: [Double]
     private let counts: [AtomicCell]
@@ -17,7 +16,7 @@ final class AtomicHistogram: Sendable {
     }
 
     /// Records one observation of `seconds`.
-    func record(seconds: Double) {
+    package func record(seconds: Double) {
         let index = bounds.firstIndex { seconds <= $0 } ?? bounds.count
         counts[index].value.add(1, ordering: .relaxed)
         sumMicroseconds.add(Int((max(0, seconds) * 1_000_000).rounded()), ordering: .relaxed)

@@ -1,5 +1,5 @@
 import BridgeCore
-import BridgeJournal
+import BridgeObservability
 import CoreMetrics
 import InterApp
 
@@ -40,7 +40,7 @@ final class LoopMetrics: CorrelationMetrics {
     func cloudLookup(result: String) { shared.cloudLookup(result: result) }
 
     /// Counts one reply the command socket could not deliver.
-    func replyUndelivered(_ reason: UndeliveredReplies.Reason) { shared.repliesUndelivered[reason]?.increment() }
+    func replyUndelivered(_ reason: UndeliveredReplyReason) { shared.repliesUndelivered[reason]?.increment() }
 
     /// Sets the gauges the loop samples (only when they changed).
     func sample(inFlight: Int, unknownUnresolved: Int?) {
