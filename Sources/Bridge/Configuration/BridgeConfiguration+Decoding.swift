@@ -119,8 +119,8 @@ extension BridgeConfiguration {
         [
             ("maxCommandBytes", 256...16_777_216, \.maxCommandBytes), ("abortGraceMs", 0...60_000, \.abortGraceMs),
             ("shutdownGraceMs", 0...600_000, \.shutdownGraceMs),
-            ("heartbeatIntervalMs", 100...60_000, \.heartbeatIntervalMs),
-            ("heartbeatTimeoutMs", 100...300_000, \.heartbeatTimeoutMs),
+            ("heartbeatIntervalMs", 100...60_000, \.heartbeatIntervalKey),
+            ("heartbeatTimeoutMs", 100...300_000, \.heartbeatTimeoutKey),
             ("heartbeatEventMs", 1000...60_000, \.heartbeatEventMs), ("batchExpiryHours", 1...720, \.batchExpiryHours),
             ("journalRetentionDays", 1...36_500, \.retentionDaysKey), ("leaseMs", 1000...600_000, \.leaseMs),
         ]

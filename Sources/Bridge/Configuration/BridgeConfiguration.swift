@@ -41,10 +41,10 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public var abortGraceMs: Int = 5000
     /// How long a shutdown waits for commands in flight before closing.
     public var shutdownGraceMs: Int = 10000
-    /// ZMTP heartbeat interval on terminal links, in milliseconds.
-    public var heartbeatIntervalMs: Int = 5000
-    /// How long a terminal link may stay silent after a heartbeat before it counts as down.
-    public var heartbeatTimeoutMs: Int = 15000
+    /// The `heartbeatIntervalMs` key as given; nil (absent): ``heartbeatIntervalMs`` follows the lanes.
+    public var heartbeatIntervalSetting: Int?
+    /// The `heartbeatTimeoutMs` key as given; nil (absent): three heartbeat intervals.
+    public var heartbeatTimeoutSetting: Int?
     /// How often the events socket publishes `bridge.heartbeat`, in milliseconds (1,000 to 60,000): a
     /// dashboard that hears none for two intervals knows the bridge is gone, not quiet.
     public var heartbeatEventMs: Int = 2000
