@@ -22,6 +22,23 @@ public enum JournalStores {
             leaseEpoch: leaseEpoch)
     }
 
+    /// How a bridge sharing `journal` with a standby reaches its lease: the address is checked now, and each
+    /// call of the result connects (and creates or migrates the schema, the lease's row with it). Only a
+    /// PostgreSQL journal can be shared.
+    ///
+    /// - Throws: ``ConfigurationError`` for a URL that is not well formed, ``JournalError`` for a journal that
+    ///   cannot be shared (a file).
+    package static func leaseOpener(
+        _ journal: String, password: JournalPassword? = nil, instance: String, leaseMs: Int,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> @Sendable () throws -> any JournalLeasing {
+        guard PostgresAddress.isURL(journal) else {
+            throw JournalError(path: journal, "is a file: only a journal on PostgreSQL is shared by a standby")
+        }
+        let address = try PostgresAddress(url: journal, password: password, environment: environment)
+        return { try JournalLease(address: address, instance: instance, leaseMs: leaseMs) }
+    }
+
     /// `journal` as log lines and the banner show it: a path as it is, a URL without any password.
     public static func location(of journal: String) -> String {
         guard PostgresAddress.isURL(journal) else { return journal }

@@ -9,8 +9,8 @@ import Testing
 /// changes; a database that cannot be reached once, and that it answers again.
 @Suite("A standby's lines about the lease")
 struct StandbyWatchTests {
-    private static func holder(_ instance: String, epoch: Int = 3) -> JournalLease.Holder {
-        JournalLease.Holder(instance: instance, epoch: epoch, running: true)
+    private static func holder(_ instance: String, epoch: Int = 3) -> LeaseHolder {
+        LeaseHolder(instance: instance, epoch: epoch, running: true)
     }
 
     @Test("the holder is named at the first answer, not again while it stays, again when another takes it")

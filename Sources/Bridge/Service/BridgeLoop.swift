@@ -87,7 +87,7 @@ final class BridgeLoop {
         try correlator.restore()
 
         Self.warnIfInsecure(configuration, logger: logger)
-        if !PostgresAddress.isURL(configuration.journal) {
+        if !configuration.journalIsShared {
             Self.warnIfJournalExposed(configuration.journal, logger: logger)
         }
         own = try Self.bindOwnSockets(

@@ -14,22 +14,23 @@ extension BridgeService {
     func runWithLease() async throws {
         let bridge = bridge
         let configuration = bridge.configuration
-        let address: PostgresAddress
+        let instance = configuration.instanceName
+        let openLease: @Sendable () throws -> any JournalLeasing
         do {
-            address = try PostgresAddress(url: configuration.journal, password: configuration.journalPassword)
+            openLease = try JournalStores.leaseOpener(
+                configuration.journal, password: configuration.journalPassword, instance: instance,
+                leaseMs: configuration.leaseMs)
         } catch {
             throw BridgeServiceError(.startFailed, underlying: error)
         }
-        let instance = configuration.instanceName
-        var lease: JournalLease?
+        var lease: (any JournalLeasing)?
         defer { lease?.close() }
         var announcedStandby = false
         while true {
             bridge.enterStandby()
             let taken = try await Self.turningAsStandby(bridge) {
                 try await waitForLease(
-                    address: address, instance: instance, leaseMs: configuration.leaseMs, lease: &lease,
-                    announce: !announcedStandby)
+                    opening: openLease, instance: instance, lease: &lease, announce: !announcedStandby)
             }
             guard let held = taken else {
                 bridge.standbyEnded()
@@ -63,7 +64,7 @@ extension BridgeService {
 
     /// A lease just taken: which, of which epoch, and when the statement that took it was sent.
     struct HeldLease: Sendable {
-        let lease: JournalLease
+        let lease: any JournalLeasing
         let epoch: Int
         let sentNs: UInt64
     }
@@ -71,7 +72,7 @@ extension BridgeService {
     /// One poll of the lease: taken, or held (by the holder named, nil when none is running).
     private enum LeaseAttempt: Sendable {
         case taken(HeldLease)
-        case held(by: JournalLease.Holder?)
+        case held(by: LeaseHolder?)
     }
 
     private enum ServeEnd {
@@ -80,14 +81,16 @@ extension BridgeService {
     }
 
     /// Polls the lease every ``standbyPollMs`` until it is free, then takes it; nil on a graceful shutdown (or
-    /// cancellation) while standby. A database that cannot be reached is retried, with a warning.
+    /// cancellation) while standby. A database that cannot be reached is retried, with a warning; `lease` is
+    /// the lease opened (by `opening`) at an earlier wait, kept for the next.
     private func waitForLease(
-        address: PostgresAddress, instance: String, leaseMs: Int, lease: inout JournalLease?, announce: Bool
+        opening openLease: @escaping @Sendable () throws -> any JournalLeasing, instance: String,
+        lease: inout (any JournalLeasing)?, announce: Bool
     ) async throws -> HeldLease? {
         let logger = bridge.logger
         let onStandby = onStandby
         let start = lease
-        let found = Mutex<JournalLease?>(start)
+        let found = Mutex<(any JournalLeasing)?>(start)
         defer { lease = found.withLock { $0 } }
         do {
             var watch = StandbyWatch(announce: announce)
@@ -102,7 +105,7 @@ extension BridgeService {
                     let attempt = try await Self.offPool { () throws -> LeaseAttempt in
                         let link = try found.withLock { current in
                             if let current { return current }
-                            let made = try JournalLease(address: address, instance: instance, leaseMs: leaseMs)
+                            let made = try openLease()
                             current = made
                             return made
                         }

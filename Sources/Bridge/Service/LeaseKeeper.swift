@@ -22,7 +22,7 @@ final class LeaseKeeper: Sendable {
         case unreachable(reason: String)
     }
 
-    let lease: JournalLease
+    let lease: any JournalLeasing
     let epoch: Int
     private let onLoss: @Sendable (Loss) -> Void
     private let onExtended: @Sendable (UInt64) -> Void
@@ -39,7 +39,7 @@ final class LeaseKeeper: Sendable {
     /// the lease's deadline (monotonic nanoseconds) now and after each renewal, for readers that must not
     /// trust the lease past it (``LiveState``).
     init(
-        lease: JournalLease, epoch: Int, acquiredSentNs: UInt64,
+        lease: any JournalLeasing, epoch: Int, acquiredSentNs: UInt64,
         onExtended: @escaping @Sendable (UInt64) -> Void = { _ in },
         onLoss: @escaping @Sendable (Loss) -> Void
     ) {

@@ -33,7 +33,7 @@ struct StandbyWatch: Equatable {
     }
 
     /// The database answered: the lease is `holder`'s (nil: nobody's, though this poll did not take it).
-    mutating func answered(holder: JournalLease.Holder?) -> [Action] {
+    mutating func answered(holder: LeaseHolder?) -> [Action] {
         var actions: [Action] = []
         var said = state
         if case .unreachable(let before) = state {

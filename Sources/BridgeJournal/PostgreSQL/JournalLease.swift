@@ -8,21 +8,13 @@ import PostgresNIO
 /// yet (until TCP keepalive gives up) and means nothing behind a pooler in transaction mode; the row's expiry,
 /// judged by the database's clock, frees the lease however its holder went (docs/OPERATIONS.md, "Two bridges
 /// on one PostgreSQL journal"). Blocking calls, from one thread at a time.
-package final class JournalLease: Sendable {
+package final class JournalLease: JournalLeasing {
     package let address: PostgresAddress
     /// The name this bridge holds the lease under.
     package let instance: String
     /// How long the lease lasts without a renewal.
     package let leaseMs: Int
     private let link: PostgresLink
-
-    /// Who holds the lease, as the database sees it.
-    package struct Holder: Sendable, Equatable {
-        package var instance: String
-        package var epoch: Int
-        /// False once its expiry passed (or it was released): the lease is free.
-        package var running: Bool
-    }
 
     /// Connects, and creates or migrates the journal's schema (the lease's row with it).
     ///
@@ -65,10 +57,10 @@ package final class JournalLease: Sendable {
     }
 
     /// Who holds the lease now.
-    package func holder() throws -> Holder? {
+    package func holder() throws -> LeaseHolder? {
         try link.query(PostgresLeaseSQL.holder).first.map {
             let (instance, epoch, running) = try $0.decode((String, Int64, Bool).self)
-            return Holder(instance: instance, epoch: Int(epoch), running: running)
+            return LeaseHolder(instance: instance, epoch: Int(epoch), running: running)
         }
     }
 
