@@ -240,6 +240,42 @@ struct PostgresJournalTests {
         #expect(try Self.rows("SELECT COUNT(*) FROM callbacks", in: url) == [["0"]], "a failed commit left rows")
     }
 
+    @Test(
+        "the writer's commit is prepared once a connection: after its connection is cut, it is prepared again on the next and written"
+    )
+    func preparedCommitAfterLostConnection() throws {
+        let url = try PostgresCluster.shared().createDatabase()
+        let journal = try JournalStores.open(url, sync: .normal)
+        defer { journal.close() }
+        let committer = try journal.makeCommitter()
+        defer { committer.close() }
+        func row(_ id: String, seq: Int64) -> StoredCommand {
+            StoredCommand(
+                id: id, lane: "lane-1", action: .sale, fingerprint: "{}", clientTransactionId: id, state: .accepted,
+                createdMs: 1, seq: seq)
+        }
+        try committer.commit([[.insert(row("first", seq: 1))], [.insert(row("second", seq: 2))]])
+        // Prepared on the writer's connection: the server holds it under PostgresNIO's name.
+        let statements = "SELECT COUNT(*) FROM pg_prepared_statements"
+        #expect(try Self.rows(statements, in: url) == [["0"]], "psql's own session prepared nothing")
+        let writer =
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = 'vivabridge-writer' AND datname = current_database()"
+        #expect(try Self.rows(writer, in: url) == [["1"]])
+        let pid =
+            "SELECT pid FROM pg_stat_activity WHERE application_name = 'vivabridge-writer' AND datname = current_database()"
+        let before = try Self.rows(pid, in: url)
+        _ = try Self.rows("SELECT pg_terminate_backend(pid) FROM (\(pid)) AS writer", in: url)
+        // Only the call that finds the connection lost may fail (whether it does is the network's timing).
+        let third: [[JournalEntry]] = [[.insert(row("third", seq: 3))]]
+        if (try? committer.commit(third)) == nil { try committer.commit(third) }
+        #expect(try Self.rows(pid, in: url) != before, "a new connection")
+        try committer.commit([[.insert(row("fourth", seq: 4))]])
+        #expect(
+            try Self.rows("SELECT id FROM command_log ORDER BY seq", in: url) == [
+                ["first"], ["second"], ["third"], ["fourth"],
+            ])
+    }
+
     @Test("v1.3-callback-relay-seq on a journal of v1.2: callbacks gain relay_seq and relay_url_hash, older rows NULL")
     func callbackRelaySeqMigrates() throws {
         let cluster = try PostgresCluster.shared()

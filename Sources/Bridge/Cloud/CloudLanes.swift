@@ -3,6 +3,7 @@ import BridgeJournal
 import Logging
 import Synchronization
 import VivaCloud
+import ZeroMQ
 
 /// The cloud lanes' side of the bridge, off the loop's thread: the one ``CloudSessionPoller`` of every
 /// session in flight. The loop hands it ``CloudLaneRequest``s in order (after their journal commit); what

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import Synchronization
 import VivaCloud
+import ZeroMQ
 
 /// At start, a journal file behind its recorded position (a backup restored) is filled from Viva's records
 /// when the configuration has `vivaCloud`, as `vivabridge journal fill-gap` does (``JournalGap/fill``), before

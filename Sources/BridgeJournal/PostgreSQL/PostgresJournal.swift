@@ -103,14 +103,15 @@ final class PostgresJournal: JournalStore {
         let rows = PostgresCommitRows(turns)
         guard !rows.isEmpty else { return }
         guard let leaseEpoch else {
-            try link.query(PostgresJournalSQL.commit, rows.binds)
+            try link.run(prepared: PostgresPreparedCommit(binds: rows.binds))
             return
         }
         var binds = rows.binds
         binds.append(Int64(leaseEpoch))
-        _ = try fenced(
-            PostgresJournalSQL.fencedCommit, binds, on: link, leaseEpoch: leaseEpoch,
-            nothing: "nothing of this commit was written")
+        _ = try fenced(on: link, leaseEpoch: leaseEpoch, nothing: "nothing of this commit was written") {
+            try link.run(prepared: PostgresPreparedFencedCommit(binds: binds))
+            return []
+        }
     }
 
     /// Runs a statement fenced by the lease of `leaseEpoch` (``PostgresLeaseSQL/refuseWithoutLease``).
@@ -120,8 +121,15 @@ final class PostgresJournal: JournalStore {
     private static func fenced(
         _ sql: String, _ binds: PostgresBindings, on link: PostgresLink, leaseEpoch: Int, nothing: String
     ) throws -> [PostgresRow] {
+        try fenced(on: link, leaseEpoch: leaseEpoch, nothing: nothing) { try link.query(sql, binds) }
+    }
+
+    /// Runs `statement`, fenced by the lease of `leaseEpoch`, as ``fenced(_:_:on:leaseEpoch:nothing:)``.
+    private static func fenced(
+        on link: PostgresLink, leaseEpoch: Int, nothing: String, _ statement: () throws -> [PostgresRow]
+    ) throws -> [PostgresRow] {
         do {
-            return try link.query(sql, binds)
+            return try statement()
         } catch let problem as PostgresProblem {
             guard problem.sqlState == PostgresLeaseSQL.lostState else { throw problem }
             let holder = problem.detail.map { " held by \($0)" } ?? " another bridge's"

@@ -134,7 +134,9 @@ enum PostgresJournalSQL {
         \(PostgresLeaseSQL.refuseWithoutLease)
         """
 
-    /// ``commit``'s expressions and its check of the sequences, after `WITH`.
+    /// ``commit``'s expressions and its check of the sequences, after `WITH`. The check looks each sequence up
+    /// by the log's key (a subquery a row, never a join): the plan PostgreSQL keeps for the prepared statement
+    /// (``PostgresLink/queryPrepared(_:_:)``), made when the log may have been empty, must not scan the log whole.
     private static let commitBody = """
         accepted AS (\(append("command_log", commandColumns, parameter: 1)) ON CONFLICT (seq) DO NOTHING),
         outcomes AS (\(append("outcome_log", outcomeColumns, parameter: 2))),
@@ -143,9 +145,11 @@ enum PostgresJournalSQL {
         opened AS (\(append("batches", batchColumns, parameter: 5))
             ON CONFLICT (lane) DO UPDATE SET name = EXCLUDED.name, batch_id = EXCLUDED.batch_id,
             opened_ms = EXCLUDED.opened_ms, automatic = EXCLUDED.automatic)
-        SELECT CAST('journal sequence ' || c.seq || ' is already another command''s (' || c.id || ')' AS INTEGER)
-        FROM jsonb_array_elements($1::jsonb) AS t(r) JOIN command_log c ON c.seq = (r->>\(place(.seq)))::BIGINT
-        WHERE c.id <> r->>\(place(.id))
+        SELECT CAST('journal sequence ' || (r->>\(place(.seq))) || ' is already another command''s (' || holder || ')' AS INTEGER)
+        FROM (
+            SELECT r, (SELECT c.id FROM command_log c WHERE c.seq = (r->>\(place(.seq)))::BIGINT) AS holder
+            FROM jsonb_array_elements($1::jsonb) AS t(r)) AS placed
+        WHERE holder <> r->>\(place(.id))
         """
 
     /// Migration `v1.3-callback-relay-seq` on PostgreSQL (``JournalSQL/callbackRelaySeq``).

@@ -6,6 +6,7 @@ import NIOPosix
 import NIOSSL
 import PostgresNIO
 import Synchronization
+import ZeroMQ
 
 /// One connection to the journal's PostgreSQL database, used by blocking calls from one thread at a time
 /// (the bridge's loop, or the journal writer's thread), never from an event loop's: each call waits for its
@@ -29,6 +30,10 @@ final class PostgresLink: Sendable {
     static let keepalive = (idle: 5, interval: 2, count: 3)
     static let deadPeerSeconds = 11
     static let connectTimeoutSeconds: Int64 = 10
+    /// How long after its connection closed a statement's answer may still come (``answer(_:on:)``).
+    static let answerGraceMs: Int64 = 500
+    /// Where the tasks of ``run(prepared:)`` run, for the whole process.
+    private static let preparedRuns = ThreadTaskExecutor(name: "postgres-prepared")
 
     /// Connects at once: a journal that cannot be reached is refused at start.
     package init(address: PostgresAddress, role: String) throws {
@@ -76,7 +81,42 @@ final class PostgresLink: Sendable {
             throw PostgresProblem(error, address: address)
         }
         do {
-            return try open.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait().rows
+            return try Self.answer(open.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), on: open)
+                .rows
+        } catch {
+            throw PostgresProblem(error, address: address)
+        }
+    }
+
+    /// Runs `statement`, prepared on this connection at its first run (PostgresNIO keeps it, and prepares it
+    /// again on a new connection), for a statement run at every commit: PostgreSQL parses it once, not each
+    /// time (docs/PERFORMANCE.md, "PostgreSQL"). PostgresNIO runs prepared statements from a task only: this
+    /// thread waits for that task's answer.
+    ///
+    /// - Throws: ``PostgresProblem`` saying what PostgreSQL or the connection said.
+    package func run<Statement: PostgresPreparedStatement>(prepared statement: Statement) throws
+    where Statement.Row == () {
+        let open: PostgresConnection
+        do {
+            open = try connected()
+        } catch {
+            throw PostgresProblem(error, address: address)
+        }
+        let logger = logger
+        let ran = open.eventLoop.makePromise(of: Void.self)
+        // On a thread of its own, not Swift's cooperative pool: a caller blocking a pool thread (a journal
+        // command, a test) must not wait for a task that needs one. Its rows are read to the end (none, or the
+        // one that fails it), as PostgresNIO asks.
+        Task(executorPreference: Self.preparedRuns) {
+            do {
+                for try await _ in try await open.execute(statement, logger: logger) {}
+                ran.succeed()
+            } catch {
+                ran.fail(error)
+            }
+        }
+        do {
+            _ = try Self.answer(ran.futureResult, on: open)
         } catch {
             throw PostgresProblem(error, address: address)
         }
@@ -86,10 +126,39 @@ final class PostgresLink: Sendable {
     /// result without holding it all in memory.
     func forEachRow(_ sql: String, _ onRow: @escaping @Sendable (PostgresRow) throws -> Void) throws {
         do {
-            _ = try connected().query(PostgresQuery(unsafeSQL: sql), logger: logger, onRow).wait()
+            let open = try connected()
+            _ = try Self.answer(open.query(PostgresQuery(unsafeSQL: sql), logger: logger, onRow), on: open)
         } catch {
             throw PostgresProblem(error, address: address)
         }
+    }
+
+    /// Waits for `future`, a statement's answer on `open`, or for `open` to close, whichever comes first: a
+    /// statement handed to a connection that closed just before (the server restarted, the network cut it)
+    /// is never answered, and the caller must not wait for it forever. An answer read before the close
+    /// still wins: the close counts only ``answerGraceMs`` later, time for a task that holds the answer
+    /// (``run(prepared:)``) to hand it on.
+    ///
+    /// - Throws: what the statement failed with, or `PostgresError.connectionClosed`.
+    private static func answer<T: Sendable>(_ future: EventLoopFuture<T>, on open: PostgresConnection) throws -> T {
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        let settled = DispatchSemaphore(value: 0)
+        let settle: @Sendable (Result<T, any Error>) -> Void = { result in
+            let first = outcome.withLock { outcome -> Bool in
+                guard outcome == nil else { return false }
+                outcome = result
+                return true
+            }
+            if first { settled.signal() }
+        }
+        future.whenComplete(settle)
+        open.closeFuture.whenComplete { _ in
+            open.eventLoop.scheduleTask(in: .milliseconds(answerGraceMs)) {
+                settle(.failure(PostgresError.connectionClosed))
+            }
+        }
+        settled.wait()
+        return try outcome.withLock { $0! }.get()
     }
 
     /// Closes the connection; a later call opens another.

@@ -2,6 +2,7 @@ import Foundation
 import LocalPostgres
 import Logging
 import Testing
+import ZeroMQ
 
 @testable import Bridge
 @testable import BridgeCore

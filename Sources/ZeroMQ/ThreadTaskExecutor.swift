@@ -1,25 +1,22 @@
-import BridgeCore
-import BridgeJournal
 import Foundation
-import ZeroMQ
 
 /// A task executor with a thread of its own: a task started with it as its preference
 /// (`Task(executorPreference:)`) runs even while every thread of Swift's cooperative pool (which Dispatch's
 /// global queues share on Linux, ``OffPool``) is held by blocking calls. Jobs run one at a time, in order.
 /// ``stop()`` ends the thread once the jobs queued before it have run; a job enqueued after the thread ended
 /// (a request failing late, after a shutdown) runs on the thread that enqueues it, so no task is left hanging.
-final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
+public final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var stopping = false
     private var ended = false
 
     /// Starts the executor's thread, named `name`.
-    init(name: String) {
+    public init(name: String) {
         _ = LoopThread.start(name: name) { [self] in run() }
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         guard !ended else {
@@ -33,7 +30,7 @@ final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Lets the thread end once the queue is empty.
-    func stop() {
+    public func stop() {
         condition.lock()
         stopping = true
         condition.signal()
