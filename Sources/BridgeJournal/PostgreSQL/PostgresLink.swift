@@ -30,8 +30,10 @@ final class PostgresLink: Sendable {
     static let keepalive = (idle: 5, interval: 2, count: 3)
     static let deadPeerSeconds = 11
     static let connectTimeoutSeconds: Int64 = 10
+    /// How often a statement's waiter asks whether its connection closed (``answer(_:on:)``).
+    static let answerCheckMs = 1000
     /// How long after its connection closed a statement's answer may still come (``answer(_:on:)``).
-    static let answerGraceMs: Int64 = 500
+    static let answerGraceMs = 500
     /// Where the tasks of ``run(prepared:)`` run, for the whole process.
     private static let preparedRuns = ThreadTaskExecutor(name: "postgres-prepared")
 
@@ -133,31 +135,34 @@ final class PostgresLink: Sendable {
         }
     }
 
-    /// Waits for `future`, a statement's answer on `open`, or for `open` to close, whichever comes first: a
+    /// Waits for `future`, a statement's answer on `open`, or until `open` closed without answering: a
     /// statement handed to a connection that closed just before (the server restarted, the network cut it)
-    /// is never answered, and the caller must not wait for it forever. An answer read before the close
-    /// still wins: the close counts only ``answerGraceMs`` later, time for a task that holds the answer
-    /// (``run(prepared:)``) to hand it on.
+    /// is never answered, and the caller must not wait for it forever. Whether the connection closed is
+    /// asked every ``answerCheckMs`` of waiting (nothing is attached to the connection a call, so a
+    /// connection that lasts the process gathers nothing); once it has, an answer already on its way
+    /// (a task that holds it, ``run(prepared:)``) still wins within ``answerGraceMs``.
     ///
     /// - Throws: what the statement failed with, or `PostgresError.connectionClosed`.
     private static func answer<T: Sendable>(_ future: EventLoopFuture<T>, on open: PostgresConnection) throws -> T {
         let outcome = Mutex<Result<T, any Error>?>(nil)
         let settled = DispatchSemaphore(value: 0)
-        let settle: @Sendable (Result<T, any Error>) -> Void = { result in
-            let first = outcome.withLock { outcome -> Bool in
+        future.whenComplete { result in
+            outcome.withLock { $0 = $0 ?? result }
+            settled.signal()
+        }
+        var closed = false
+        while settled.wait(timeout: .now() + .milliseconds(closed ? answerGraceMs : answerCheckMs)) == .timedOut {
+            guard closed else {
+                closed = open.isClosed
+                continue
+            }
+            let gaveUp = outcome.withLock { outcome -> Bool in
                 guard outcome == nil else { return false }
-                outcome = result
+                outcome = .failure(PostgresError.connectionClosed)
                 return true
             }
-            if first { settled.signal() }
+            if gaveUp { break }
         }
-        future.whenComplete(settle)
-        open.closeFuture.whenComplete { _ in
-            open.eventLoop.scheduleTask(in: .milliseconds(answerGraceMs)) {
-                settle(.failure(PostgresError.connectionClosed))
-            }
-        }
-        settled.wait()
         return try outcome.withLock { $0! }.get()
     }
 
