@@ -61,6 +61,18 @@ struct HeartbeatConfigurationTests {
         #expect(both.heartbeatTimeoutMs == 5000)
     }
 
+    @Test("a timeout given alone bounds the interval to a third of it; an interval as long as the timeout is refused")
+    func timeoutBoundsTheInterval() throws {
+        let timeoutOnly = try BridgeConfiguration.load(
+            yaml: yaml(relayLanes: 10_000, keys: "heartbeatTimeoutMs: 15000\n"))
+        #expect(timeoutOnly.heartbeatIntervalMs == 5000)
+        #expect(timeoutOnly.heartbeatTimeoutMs == 15000)
+        let refused = BridgeConfiguration.check(
+            yaml: yaml(relayLanes: 2, keys: "heartbeatIntervalMs: 20000\nheartbeatTimeoutMs: 20000\n")
+        ).problems.all.map(\.description)
+        #expect(refused.count == 1 && refused[0].hasPrefix("heartbeatTimeoutMs: is 20000 ms, not longer"), "\(refused)")
+    }
+
     @Test("a reload that only adds lanes changes no heartbeat key; a changed key waits for a restart")
     func reload() throws {
         let running = try BridgeConfiguration.load(yaml: yaml(relayLanes: 8))

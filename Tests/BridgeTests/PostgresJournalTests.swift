@@ -255,9 +255,6 @@ struct PostgresJournalTests {
                 createdMs: 1, seq: seq)
         }
         try committer.commit([[.insert(row("first", seq: 1))], [.insert(row("second", seq: 2))]])
-        // Prepared on the writer's connection: the server holds it under PostgresNIO's name.
-        let statements = "SELECT COUNT(*) FROM pg_prepared_statements"
-        #expect(try Self.rows(statements, in: url) == [["0"]], "psql's own session prepared nothing")
         let writer =
             "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = 'vivabridge-writer' AND datname = current_database()"
         #expect(try Self.rows(writer, in: url) == [["1"]])

@@ -99,6 +99,13 @@ extension BridgeConfiguration {
                         + "(the credentials of Viva's cloud, docs/CLOUD.md); add it, or give the lane a relay's endpoint"
                 ))
         }
+        if config.heartbeatIntervalMs >= config.heartbeatTimeoutMs {
+            problems.record(
+                ConfigurationError(
+                    key: "heartbeatTimeoutMs",
+                    "is \(config.heartbeatTimeoutMs) ms, not longer than heartbeatIntervalMs (\(config.heartbeatIntervalMs) ms): "
+                        + "a relay drops a link it is not pinged on within the timeout; give three intervals or more"))
+        }
         if config.lanes.isEmpty && !problems.all.contains(where: { $0.key.hasPrefix("lanes") }) {
             problems.record(ConfigurationError(key: "lanes", "must list at least one lane (id, endpoint, platform)"))
         }

@@ -7,9 +7,15 @@ extension BridgeConfiguration {
 
     /// ZMTP heartbeat interval on terminal links, in milliseconds: the key's value, or else 5 s, longer for
     /// more than 3,333 relay lanes so that the pings cost no more than one every 1.5 ms (whole seconds, at
-    /// most a minute). Setting it sets the key.
+    /// most a minute), and never more than a third of a `heartbeatTimeoutMs` given (a relay drops a link
+    /// it is not pinged on within the timeout). Setting it sets the key.
     public var heartbeatIntervalMs: Int {
-        get { heartbeatIntervalSetting ?? Self.defaultHeartbeatInterval(relayLanes: relayLaneCount) }
+        get {
+            if let heartbeatIntervalSetting { return heartbeatIntervalSetting }
+            let spread = Self.defaultHeartbeatInterval(relayLanes: relayLaneCount)
+            guard let heartbeatTimeoutSetting else { return spread }
+            return max(100, min(spread, heartbeatTimeoutSetting / 3))
+        }
         set { heartbeatIntervalSetting = newValue }
     }
 

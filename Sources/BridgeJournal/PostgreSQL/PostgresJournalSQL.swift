@@ -136,7 +136,7 @@ enum PostgresJournalSQL {
 
     /// ``commit``'s expressions and its check of the sequences, after `WITH`. The check looks each sequence up
     /// by the log's key (a subquery a row, never a join): the plan PostgreSQL keeps for the prepared statement
-    /// (``PostgresLink/queryPrepared(_:_:)``), made when the log may have been empty, must not scan the log whole.
+    /// (``PostgresLink/run(prepared:)``), made when the log may have been empty, must not scan the log whole.
     private static let commitBody = """
         accepted AS (\(append("command_log", commandColumns, parameter: 1)) ON CONFLICT (seq) DO NOTHING),
         outcomes AS (\(append("outcome_log", outcomeColumns, parameter: 2))),

@@ -23,6 +23,8 @@ final class PostgresLink: Sendable {
     /// What the connection is for, in the server's `application_name` (`vivabridge-journal`, `vivabridge-writer`).
     package let role: String
     private let connection = Mutex<PostgresConnection?>(nil)
+    /// Whether ``run(prepared:)`` prepares its statement; false once the server (a pooler) lost one.
+    private let preparing = Atomic<Bool>(true)
     private let logger: Logger
 
     /// Idle seconds before the first keepalive probe, seconds between probes, and probes unanswered before the
@@ -30,10 +32,15 @@ final class PostgresLink: Sendable {
     static let keepalive = (idle: 5, interval: 2, count: 3)
     static let deadPeerSeconds = 11
     static let connectTimeoutSeconds: Int64 = 10
-    /// How often a statement's waiter asks whether its connection closed (``answer(_:on:)``).
+    /// How often a statement's waiter asks whether its connection closed (``answer(_:on:graceMs:)``).
     static let answerCheckMs = 1000
-    /// How long after its connection closed a statement's answer may still come (``answer(_:on:)``).
+    /// How long after its connection closed a statement's answer may still come (``answer(_:on:graceMs:)``).
     static let answerGraceMs = 500
+    /// The same for ``run(prepared:)``, whose answer takes one more thread hop to reach its waiter: long, so
+    /// that a busy machine's late hop never turns a commit that was written into one reported failed.
+    static let preparedGraceMs = 5000
+    /// PostgreSQL's SQLSTATE for a prepared statement the server connection does not have.
+    static let unknownStatementState = "26000"
     /// Where the tasks of ``run(prepared:)`` run, for the whole process.
     private static let preparedRuns = ThreadTaskExecutor(name: "postgres-prepared")
 
@@ -98,6 +105,10 @@ final class PostgresLink: Sendable {
     /// - Throws: ``PostgresProblem`` saying what PostgreSQL or the connection said.
     package func run<Statement: PostgresPreparedStatement>(prepared statement: Statement) throws
     where Statement.Row == () {
+        guard preparing.load(ordering: .relaxed) else {
+            try query(Statement.sql, try statement.makeBindings())
+            return
+        }
         let open: PostgresConnection
         do {
             open = try connected()
@@ -118,9 +129,19 @@ final class PostgresLink: Sendable {
             }
         }
         do {
-            _ = try Self.answer(ran.futureResult, on: open)
+            _ = try Self.answer(ran.futureResult, on: open, graceMs: Self.preparedGraceMs)
         } catch {
-            throw PostgresProblem(error, address: address)
+            let problem = PostgresProblem(error, address: address)
+            if problem.sqlState == Self.unknownStatementState {
+                // Bind reached another server connection than Parse (a pooler in transaction mode without
+                // prepared statements): nothing ran. This link stops preparing, and runs it unnamed now.
+                preparing.store(false, ordering: .relaxed)
+                try query(Statement.sql, try statement.makeBindings())
+                return
+            }
+            // PostgresNIO keeps a failed preparation for the connection's life: a new connection prepares anew.
+            if problem.sqlState != PostgresLeaseSQL.lostState { close() }
+            throw problem
         }
     }
 
@@ -140,10 +161,13 @@ final class PostgresLink: Sendable {
     /// is never answered, and the caller must not wait for it forever. Whether the connection closed is
     /// asked every ``answerCheckMs`` of waiting (nothing is attached to the connection a call, so a
     /// connection that lasts the process gathers nothing); once it has, an answer already on its way
-    /// (a task that holds it, ``run(prepared:)``) still wins within ``answerGraceMs``.
+    /// (a task that holds it, ``run(prepared:)``) still wins within `graceMs`.
     ///
     /// - Throws: what the statement failed with, or `PostgresError.connectionClosed`.
-    private static func answer<T: Sendable>(_ future: EventLoopFuture<T>, on open: PostgresConnection) throws -> T {
+    private static func answer<T: Sendable>(
+        _ future: EventLoopFuture<T>, on open: PostgresConnection, graceMs: Int = answerGraceMs
+    ) throws -> T {
+        precondition(MultiThreadedEventLoopGroup.currentEventLoop == nil, "a PostgreSQL call waited on an event loop")
         let outcome = Mutex<Result<T, any Error>?>(nil)
         let settled = DispatchSemaphore(value: 0)
         future.whenComplete { result in
@@ -151,7 +175,7 @@ final class PostgresLink: Sendable {
             settled.signal()
         }
         var closed = false
-        while settled.wait(timeout: .now() + .milliseconds(closed ? answerGraceMs : answerCheckMs)) == .timedOut {
+        while settled.wait(timeout: .now() + .milliseconds(closed ? graceMs : answerCheckMs)) == .timedOut {
             guard closed else {
                 closed = open.isClosed
                 continue
