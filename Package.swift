@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BridgeClient", targets: ["BridgeClient"]),
         .library(name: "BridgeCore", targets: ["BridgeCore"]),
         .library(name: "BridgeJournal", targets: ["BridgeJournal"]),
+        .library(name: "JournalPostgres", targets: ["JournalPostgres"]),
         .library(name: "BridgeObservability", targets: ["BridgeObservability"]),
         .library(name: "Bridge", targets: ["Bridge"]),
         .library(name: "BridgeHTTP", targets: ["BridgeHTTP"]),
@@ -100,14 +101,24 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The journal's stores behind BridgeCore's JournalStore: SQLite (GRDB) and PostgreSQL (PostgresNIO) with its
-        // lease, and the journal tools the CLI runs (export, backup, prune, fill-gap, reconcile's reading).
+        // The journal's rows and SQL, its SQLite store (GRDB) behind BridgeCore's JournalStore, and the journal tools
+        // the CLI runs (export, backup, prune, fill-gap, reconcile's reading).
         .target(
             name: "BridgeJournal",
             dependencies: [
                 "BridgeCore", "InterApp", "VivaCloudModels", "ZeroMQ",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The PostgreSQL store (PostgresNIO) behind the same seam, with its lease (BridgeCore's JournalLeasing) and
+        // its journal tools. Shares the journal's rows and SQL with SQLite; nothing in BridgeJournal names it.
+        .target(
+            name: "JournalPostgres",
+            dependencies: [
+                "BridgeCore", "BridgeJournal", "InterApp", "ZeroMQ",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -130,7 +141,8 @@ let package = Package(
         .target(
             name: "Bridge",
             dependencies: [
-                "BridgeCore", "BridgeJournal", "BridgeObservability", "ZeroMQ", "InterApp", "VivaCloud",
+                "BridgeCore", "BridgeJournal", "JournalPostgres", "BridgeObservability", "ZeroMQ", "InterApp",
+                "VivaCloud",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -202,7 +214,8 @@ let package = Package(
         .testTarget(
             name: "BridgeTests",
             dependencies: [
-                "Bridge", "BridgeCore", "BridgeJournal", "BridgeObservability", "BridgeClient", "BridgeHTTP",
+                "Bridge", "BridgeCore", "BridgeJournal", "JournalPostgres", "BridgeObservability", "BridgeClient",
+                "BridgeHTTP",
                 "TerminalSimulator", "ZeroMQ",
                 "InterApp", "LoopbackPorts", "LocalPostgres", "VivaCloud",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,5 +1,6 @@
 /// The core's public types (a lane's configuration, the journal's records) and the journal's stores and tools
-/// (`JournalStores`, export, backup, fill-gap) are part of this module's API.
+/// (SQLite's and PostgreSQL's, export, backup, fill-gap) are part of this module's API.
 @_exported import BridgeCore
 @_exported import BridgeJournal
 @_exported import BridgeObservability
+@_exported import JournalPostgres

@@ -3,10 +3,10 @@ import GRDB
 
 /// A row of `batches`: a lane's open batch. Written when a batch opens or closes (rare), so through GRDB's
 /// own insert and delete.
-struct BatchRow: FetchableRecord, PersistableRecord {
-    static let databaseTableName = "batches"
+package struct BatchRow: FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "batches"
 
-    enum Columns: String, JournalColumns {
+    package enum Columns: String, JournalColumns {
         case lane, name
         case batchId = "batch_id"
         case openedMs = "opened_ms"
@@ -22,7 +22,7 @@ struct BatchRow: FetchableRecord, PersistableRecord {
     }
 
     /// The columns in the order of ``values``.
-    static let columns = Columns.allCases
+    package static let columns = Columns.allCases
 
     package var lane: String
     package var batch: OpenBatch
@@ -54,7 +54,7 @@ struct BatchRow: FetchableRecord, PersistableRecord {
     /// Its values in the order of ``columns``.
     package var values: [ColumnValue] { Self.columns.map(value) }
 
-    func encode(to container: inout PersistenceContainer) throws {
+    package func encode(to container: inout PersistenceContainer) throws {
         for column in Self.columns {
             switch value(column) {
             case .integer(let value): container[column] = value

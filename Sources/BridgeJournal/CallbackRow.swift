@@ -5,11 +5,11 @@ import GRDB
 ///
 /// Appended as ``CommandLogRow`` is: ``append`` and ``bind(into:)`` both follow ``Columns``; its `seq` is
 /// the store's.
-struct CallbackRow: TableRecord {
-    static let databaseTableName = "callbacks"
+package struct CallbackRow: TableRecord {
+    package static let databaseTableName = "callbacks"
 
     /// The columns the bridge writes (not `seq`).
-    enum Columns: String, JournalColumns {
+    package enum Columns: String, JournalColumns {
         case lane
         case receivedMs = "received_ms"
         case fields
@@ -39,8 +39,21 @@ struct CallbackRow: TableRecord {
     /// The relay's number for it and its URL's hash (``RelayCallbackKey``), when the relay numbered it (v1.3).
     package var relay: RelayCallbackKey?
 
+    package init(
+        lane: String, receivedMs: Int64, fields: String, matchedId: String?, commandSeq: Int64?,
+        disposition: CallbackDisposition, relay: RelayCallbackKey?
+    ) {
+        self.lane = lane
+        self.receivedMs = receivedMs
+        self.fields = fields
+        self.matchedId = matchedId
+        self.commandSeq = commandSeq
+        self.disposition = disposition
+        self.relay = relay
+    }
+
     /// The columns in the order of ``append``.
-    static let columns = Columns.allCases
+    package static let columns = Columns.allCases
     /// The statement that appends one.
     package static let append = JournalSQL.insert(into: databaseTableName, columns)
 

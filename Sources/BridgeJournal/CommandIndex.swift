@@ -93,7 +93,7 @@ package struct CommandIndex {
 
 /// What a journal store keeps in memory of its log: where each id sits, and the sequence the next accepted
 /// command gets. Each store (SQLite's, PostgreSQL's) holds one, read from its log at open.
-struct LogPlaces {
+package struct LogPlaces {
     package private(set) var index: CommandIndex
     private var next: Int64
 
@@ -112,7 +112,7 @@ struct LogPlaces {
 
     /// `entries` as a synchronous commit writes them (a retry after a failed write; tests): a command inserted
     /// without a sequence is given one, an outcome without one is given its command's newest.
-    mutating func placing(_ entries: [JournalEntry]) -> [JournalEntry] {
+    package mutating func placing(_ entries: [JournalEntry]) -> [JournalEntry] {
         entries.map { entry -> JournalEntry in
             switch entry {
             case .insert(var row) where row.seq == nil:

@@ -7,10 +7,10 @@ import InterApp
 /// The writer appends it with a prepared statement whose text (``append``) and bound values (``bind(into:)``)
 /// both follow ``Columns``, so they cannot drift apart; GRDB's own `insert` would box every value on the sale's
 /// path (docs/PERFORMANCE.md 6.12).
-struct CommandLogRow: TableRecord {
-    static let databaseTableName = "command_log"
+package struct CommandLogRow: TableRecord {
+    package static let databaseTableName = "command_log"
 
-    enum Columns: String, JournalColumns {
+    package enum Columns: String, JournalColumns {
         case seq, id, lane, action, fingerprint
         case clientTransactionId = "client_transaction_id"
         case deadlineMs = "deadline_ms"
@@ -50,7 +50,7 @@ struct CommandLogRow: TableRecord {
     }
 
     /// The columns in the order of ``append``.
-    static let columns = Columns.allCases
+    package static let columns = Columns.allCases
     /// The statement that appends one.
     package static let append = JournalSQL.insert(into: databaseTableName, columns)
 

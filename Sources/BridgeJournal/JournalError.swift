@@ -32,7 +32,7 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
     public let code: Code
 
-    init(path: String, _ message: String, code: Code = .unusable) {
+    package init(path: String, _ message: String, code: Code = .unusable) {
         self.path = path
         self.message = message
         self.code = code

@@ -5,7 +5,7 @@ import Foundation
 /// whatever prints it (a log line, an error, a dump of the configuration shows `(hidden)`).
 public struct JournalPassword: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The password itself; only the connection's start-up reads it.
-    let value: String
+    package let value: String
 
     init(_ value: String) { self.value = value }
 

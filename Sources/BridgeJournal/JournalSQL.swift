@@ -108,7 +108,7 @@ package enum JournalSQL {
 
     /// The relay numbers and URL hashes among the newest `?` callbacks, newest first: what a start gives each
     /// lane's ``RelaySequenceMemory``. Reads only those rows (by `seq`, the primary key), whatever they hold.
-    static let recentRelayCallbacks = """
+    package static let recentRelayCallbacks = """
         SELECT lane, relay_seq, relay_url_hash FROM (
             SELECT seq, lane, relay_seq, relay_url_hash FROM callbacks ORDER BY seq DESC LIMIT ?) AS recent
         WHERE relay_seq IS NOT NULL ORDER BY seq DESC
@@ -227,7 +227,7 @@ package enum JournalSQL {
         "o.seq = (SELECT MAX(seq) FROM outcome_log WHERE command_seq = o.command_seq)"
     /// The newest command (lane, clientTransactionId, action) whose latest outcome is not success: a late
     /// success callback completes it (along `outcome_log_late`).
-    static let lateForSuccess = """
+    package static let lateForSuccess = """
         SELECT \(storedColumns) FROM commands WHERE seq = (
             SELECT o.command_seq FROM outcome_log o WHERE o.lane = ? AND o.client_transaction_id = ? AND o.action = ?
             AND o.client_transaction_id IS NOT NULL AND o.outcome != 'success' AND \(latestOutcome)
@@ -235,29 +235,29 @@ package enum JournalSQL {
         """
     /// The newest command (lane, clientTransactionId, action) whose latest outcome is `unknown`: a late callback
     /// that is not a success completes it (along `outcome_log_unknown`).
-    static let lateForOther = """
+    package static let lateForOther = """
         SELECT \(storedColumns) FROM commands WHERE seq = (
             SELECT o.command_seq FROM outcome_log o WHERE o.lane = ? AND o.client_transaction_id = ? AND o.action = ?
             AND o.outcome = 'unknown' AND \(latestOutcome) ORDER BY o.command_seq DESC LIMIT 1)
         """
     /// The newest successful pre-auth of a lane whose answer had this order code (along `outcome_log_pre_auths`).
-    static let preAuthByOrderCodeInLog = """
+    package static let preAuthByOrderCodeInLog = """
         SELECT c.id FROM outcome_log o JOIN command_log c ON c.seq = o.command_seq
         WHERE o.lane = ? AND o.order_code = ? AND o.action = 'pre_auth' AND o.outcome = 'success' AND \(latestOutcome)
         ORDER BY o.command_seq DESC LIMIT 1
         """
     /// The `unknown` commands of an action on a lane, newest first (along `outcome_log_unknown`).
-    static let unknownOfAction = """
+    package static let unknownOfAction = """
         SELECT \(storedColumns) FROM commands WHERE seq IN (
             SELECT o.command_seq FROM outcome_log o WHERE o.lane = ? AND o.action = ? AND o.outcome = 'unknown'
             AND \(latestOutcome) ORDER BY o.command_seq DESC LIMIT 100)
         ORDER BY seq DESC
         """
     /// How many commands are `unknown` now (along `outcome_log_unknown`).
-    static let unknownCount =
+    package static let unknownCount =
         "SELECT COUNT(*) FROM outcome_log o WHERE o.outcome = 'unknown' AND \(latestOutcome)"
     /// The commands without an outcome, oldest first: what a restart picks up again.
-    static let outstanding = """
+    package static let outstanding = """
         SELECT \(storedColumns) FROM commands WHERE seq IN (
             SELECT c.seq FROM command_log c WHERE NOT EXISTS (SELECT 1 FROM outcome_log WHERE command_seq = c.seq))
         ORDER BY created_ms, seq

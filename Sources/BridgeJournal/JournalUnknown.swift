@@ -18,6 +18,18 @@ public struct UnknownCommand: Sendable, Equatable {
     /// The reply's last message (why it is unknown), or ``noOutcomeYet``.
     public var message: String?
 
+    package init(
+        id: String, lane: String?, action: String, amount: Int?, createdMs: Int64, updatedMs: Int64, message: String?
+    ) {
+        self.id = id
+        self.lane = lane
+        self.action = action
+        self.amount = amount
+        self.createdMs = createdMs
+        self.updatedMs = updatedMs
+        self.message = message
+    }
+
     /// The message of a command with no outcome at all: in flight when the journal was read, or left
     /// without one (it is never sent again; its repeat is answered `unknown`).
     public static let noOutcomeYet = "no outcome yet: in flight when read, or left without one"

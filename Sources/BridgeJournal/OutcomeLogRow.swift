@@ -7,11 +7,11 @@ import InterApp
 ///
 /// Appended as ``CommandLogRow`` is: ``append`` and ``bind(into:)`` both follow ``Columns`` then
 /// ``ReplySummary/Columns``.
-struct OutcomeLogRow: TableRecord {
-    static let databaseTableName = "outcome_log"
+package struct OutcomeLogRow: TableRecord {
+    package static let databaseTableName = "outcome_log"
 
     /// Its columns before the reply columns (not `seq`, the store's).
-    enum Columns: String, JournalColumns {
+    package enum Columns: String, JournalColumns {
         case commandSeq = "command_seq"
         case lane, action
         case clientTransactionId = "client_transaction_id"
@@ -57,7 +57,7 @@ struct OutcomeLogRow: TableRecord {
     }
 
     /// Its own columns in the order of ``append`` (the reply columns follow).
-    static let columns = Columns.allCases
+    package static let columns = Columns.allCases
     /// The names of every column it writes, in the order of ``append``.
     static let columnNames = columns.map(\.name) + ReplySummary.columns.map(\.name)
     /// The statement that appends one.

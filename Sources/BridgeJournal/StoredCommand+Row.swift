@@ -5,7 +5,7 @@ import InterApp
 /// A stored command as a row of the `commands` view (the log's commands with their latest outcome).
 extension StoredCommand: FetchableRecord {
     /// The view's columns a stored command is read from (``JournalSQL/storedColumns`` selects them all).
-    enum Columns: String, ColumnExpression, CaseIterable {
+    package enum Columns: String, ColumnExpression, CaseIterable {
         case seq, id, lane, action, fingerprint
         case clientTransactionId = "client_transaction_id"
         case state, outcome, reply

@@ -7,6 +7,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalPostgres
 
 /// The journal's rows are typed records (issue 34): actions, outcomes, states and callback dispositions are
 /// enums stored by their raw values, every column is read and bound by its name, and a row holding what

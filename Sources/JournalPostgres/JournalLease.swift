@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import PostgresNIO
 
 /// The lease of a journal in PostgreSQL: the one row (`journal_lease`) that says which of the bridges sharing

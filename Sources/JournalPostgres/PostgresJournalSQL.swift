@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 /// The journal's log schema and statements in PostgreSQL's dialect: the tables, columns, partial indexes
 /// and `commands` view of SQLite's (``JournalSQL/journalLog``), and SQLite's look-up statements with their

@@ -1,5 +1,7 @@
 import BridgeCore
+import BridgeJournal
 import Foundation
+import JournalPostgres
 
 /// Which store holds the journal, by the `journal:` value: a PostgreSQL URL (`postgresql://…`,
 /// ``PostgresJournal``), else a file's path (SQLite, ``Journal``).

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 
 /// The journal's lease on PostgreSQL: one row saying which bridge is active (``JournalLease``), and the check
 /// every commit makes against it (``PostgresJournalSQL/fencedCommit``).

@@ -1,3 +1,4 @@
+import BridgeJournal
 import PostgresNIO
 
 /// ``PostgresJournalSQL/commit`` as a prepared statement: parsed once a connection (``PostgresLink/run(prepared:)``).

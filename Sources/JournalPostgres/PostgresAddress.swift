@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import Foundation
 
 /// Where a journal on PostgreSQL lives: `journal: postgresql://USER@HOST:PORT/DBNAME` (or `postgres://`).
@@ -27,7 +28,7 @@ public struct PostgresAddress: Sendable, Equatable {
     public var database: String
     public var tls: TLSMode
     /// From `journalPasswordFile:` or the environment, never from the URL.
-    var password: String?
+    package var password: String?
 
     /// The environment variables the password is read from, first set wins.
     public static let passwordVariables = ["VIVABRIDGE_JOURNAL_PASSWORD", "PGPASSWORD"]

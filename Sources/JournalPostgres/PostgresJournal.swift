@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import Foundation
 import PostgresNIO
 import Synchronization
@@ -10,7 +11,7 @@ import Synchronization
 /// retention), each a blocking call from the loop's thread; the journal writer commits on a connection of its
 /// own (``PostgresCommitter``), every turn it takes in one statement. Ids are found from memory
 /// (``CommandIndex``, rebuilt at open by one pass along `command_log`), as on SQLite.
-final class PostgresJournal: JournalStore {
+package final class PostgresJournal: JournalStore {
     package let address: PostgresAddress
     package var location: String { address.location }
     private let link: PostgresLink

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import PostgresNIO
 
 /// The journal's migrations on PostgreSQL, under the names SQLite's have (``JournalMigrations``), recorded in a

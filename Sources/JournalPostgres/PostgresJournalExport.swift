@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import PostgresNIO
 
 /// `vivabridge journal export` on a journal in PostgreSQL: the finished commands from the `commands` view's

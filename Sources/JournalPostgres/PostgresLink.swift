@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import Foundation
 import Logging
 import NIOCore
@@ -18,7 +19,7 @@ import ZeroMQ
 ///
 /// TCP keepalives and `tcp_user_timeout` are set on both ends, so that a peer gone without closing (a host
 /// down, a cable pulled) is noticed within ``deadPeerSeconds`` rather than after the kernel's two hours.
-final class PostgresLink: Sendable {
+package final class PostgresLink: Sendable {
     package let address: PostgresAddress
     /// What the connection is for, in the server's `application_name` (`vivabridge-journal`, `vivabridge-writer`).
     package let role: String
