@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BridgeClient", targets: ["BridgeClient"]),
         .library(name: "BridgeCore", targets: ["BridgeCore"]),
         .library(name: "BridgeJournal", targets: ["BridgeJournal"]),
+        .library(name: "JournalSQLite", targets: ["JournalSQLite"]),
         .library(name: "JournalPostgres", targets: ["JournalPostgres"]),
         .library(name: "BridgeObservability", targets: ["BridgeObservability"]),
         .library(name: "Bridge", targets: ["Bridge"]),
@@ -101,12 +102,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The journal's rows and SQL, its SQLite store (GRDB) behind BridgeCore's JournalStore, and the journal tools
-        // the CLI runs (export, backup, prune, fill-gap, reconcile's reading).
+        // The journal's schema, store-neutral: its rows and SQL text, its errors, the export's format. No database
+        // library: each store is a target of its own behind BridgeCore's JournalStore.
         .target(
             name: "BridgeJournal",
+            dependencies: ["BridgeCore", "InterApp", "VivaCloudModels"],
+            swiftSettings: strict
+        ),
+        // The SQLite store (GRDB), and the journal tools the CLI runs on its file (export, backup, prune, start anew,
+        // fill-gap, reconcile's reading).
+        .target(
+            name: "JournalSQLite",
             dependencies: [
-                "BridgeCore", "InterApp", "VivaCloudModels", "ZeroMQ",
+                "BridgeCore", "BridgeJournal", "InterApp", "VivaCloudModels", "ZeroMQ",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -114,7 +122,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // The PostgreSQL store (PostgresNIO) behind the same seam, with its lease (BridgeCore's JournalLeasing) and
-        // its journal tools. Shares the journal's rows and SQL with SQLite; nothing in BridgeJournal names it.
+        // its journal tools. Shares the journal's rows and SQL (BridgeJournal) with SQLite, not its code.
         .target(
             name: "JournalPostgres",
             dependencies: [
@@ -141,7 +149,8 @@ let package = Package(
         .target(
             name: "Bridge",
             dependencies: [
-                "BridgeCore", "BridgeJournal", "JournalPostgres", "BridgeObservability", "ZeroMQ", "InterApp",
+                "BridgeCore", "BridgeJournal", "JournalSQLite", "JournalPostgres", "BridgeObservability", "ZeroMQ",
+                "InterApp",
                 "VivaCloud",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -214,7 +223,8 @@ let package = Package(
         .testTarget(
             name: "BridgeTests",
             dependencies: [
-                "Bridge", "BridgeCore", "BridgeJournal", "JournalPostgres", "BridgeObservability", "BridgeClient",
+                "Bridge", "BridgeCore", "BridgeJournal", "JournalSQLite", "JournalPostgres", "BridgeObservability",
+                "BridgeClient",
                 "BridgeHTTP",
                 "TerminalSimulator", "ZeroMQ",
                 "InterApp", "LoopbackPorts", "LocalPostgres", "VivaCloud",

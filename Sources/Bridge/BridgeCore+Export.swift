@@ -4,3 +4,4 @@
 @_exported import BridgeJournal
 @_exported import BridgeObservability
 @_exported import JournalPostgres
+@_exported import JournalSQLite

@@ -1,9 +1,8 @@
 import BridgeCore
-import GRDB
 
 /// A row of `batches`: a lane's open batch. Written when a batch opens or closes (rare), so through GRDB's
 /// own insert and delete.
-package struct BatchRow: FetchableRecord, PersistableRecord {
+package struct BatchRow {
     package static let databaseTableName = "batches"
 
     package enum Columns: String, JournalColumns {
@@ -32,14 +31,6 @@ package struct BatchRow: FetchableRecord, PersistableRecord {
         self.batch = batch
     }
 
-    package init(row: Row) throws {
-        lane = try row.decode(forColumn: Columns.lane)
-        batch = OpenBatch(
-            name: try row.decode(forColumn: Columns.name), id: try row.decode(forColumn: Columns.batchId),
-            openedAtMs: try row.decode(forColumn: Columns.openedMs),
-            automatic: try row.decode(forColumn: Columns.automatic))
-    }
-
     /// What it holds in `column`.
     package func value(_ column: Columns) -> ColumnValue {
         switch column {
@@ -53,14 +44,4 @@ package struct BatchRow: FetchableRecord, PersistableRecord {
 
     /// Its values in the order of ``columns``.
     package var values: [ColumnValue] { Self.columns.map(value) }
-
-    package func encode(to container: inout PersistenceContainer) throws {
-        for column in Self.columns {
-            switch value(column) {
-            case .integer(let value): container[column] = value
-            case .flag(let value): container[column] = value
-            case .text(let value): container[column] = value
-            }
-        }
-    }
 }

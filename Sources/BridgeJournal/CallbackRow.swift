@@ -1,11 +1,10 @@
 import BridgeCore
-import GRDB
 
 /// A row of `callbacks`: a callback received, with the command it matched and what it did.
 ///
 /// Appended as ``CommandLogRow`` is: ``append`` and ``bind(into:)`` both follow ``Columns``; its `seq` is
 /// the store's.
-package struct CallbackRow: TableRecord {
+package struct CallbackRow {
     package static let databaseTableName = "callbacks"
 
     /// The columns the bridge writes (not `seq`).
@@ -73,9 +72,4 @@ package struct CallbackRow: TableRecord {
 
     /// Its values in the order of ``columns``.
     package var values: [ColumnValue] { Self.columns.map(value) }
-
-    /// Binds its values in the order of ``append``.
-    package func bind(into binder: inout StatementBinder) {
-        for column in Self.columns { binder.bind(value(column)) }
-    }
 }

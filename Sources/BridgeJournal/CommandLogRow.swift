@@ -1,5 +1,4 @@
 import BridgeCore
-import GRDB
 import InterApp
 
 /// A row of `command_log`: a command accepted, under the sequence the bridge gave it.
@@ -7,7 +6,7 @@ import InterApp
 /// The writer appends it with a prepared statement whose text (``append``) and bound values (``bind(into:)``)
 /// both follow ``Columns``, so they cannot drift apart; GRDB's own `insert` would box every value on the sale's
 /// path (docs/PERFORMANCE.md 6.12).
-package struct CommandLogRow: TableRecord {
+package struct CommandLogRow {
     package static let databaseTableName = "command_log"
 
     package enum Columns: String, JournalColumns {
@@ -71,9 +70,4 @@ package struct CommandLogRow: TableRecord {
 
     /// Its values in the order of ``columns``.
     package var values: [ColumnValue] { Self.columns.map(value) }
-
-    /// Binds its values in the order of ``append``.
-    package func bind(into binder: inout StatementBinder) {
-        for column in Self.columns { binder.bind(value(column)) }
-    }
 }

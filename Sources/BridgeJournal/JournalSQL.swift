@@ -1,5 +1,4 @@
 import BridgeCore
-import GRDB
 
 /// The journal's schema and the statements of its hot path, in one place: the bridge's `Journal` runs
 /// them, and the benchmark's journal section measures the same text.
@@ -44,7 +43,7 @@ package enum JournalSQL {
     /// (`journalRetentionDays`, a batch a tick) finds their callbacks without reading them all.
     package static let callbacksByCommand = "CREATE INDEX callbacks_matched ON callbacks(matched_id)"
     /// The reply columns of migration `v1.1-reply-columns` (``ReplySummary/Columns``).
-    package static let replyColumnNames = ReplySummary.columns.map(\.name)
+    package static let replyColumnNames = ReplySummary.columns.map(\.rawValue)
     /// Migration `v1.1-reply-columns`: what reconciliation reads from each reply, as columns (filled by the
     /// migration for the rows already there), and the index `journal export` selects a time range by.
     package static let replyColumns = """
@@ -64,13 +63,13 @@ package enum JournalSQL {
     /// Migration `v1.1-command-client`: who sent each command (security's client name).
     package static let commandClientColumn = "ALTER TABLE commands ADD COLUMN client TEXT"
     /// Sales by lane and `clientTransactionId`, for late callbacks of sales that ended in any way.
-    static let salesByClientTransactionId = """
+    package static let salesByClientTransactionId = """
         CREATE INDEX commands_sales_by_client_transaction_id ON commands(lane, client_transaction_id)
             WHERE action = 'sale'
         """
     /// Migration `v1.1-late-by-client-transaction-id`: every command that names itself by a
     /// `clientTransactionId` (sales, pre-auths, refunds), by lane, for late callbacks of any of them.
-    static let lateByClientTransactionId = """
+    package static let lateByClientTransactionId = """
         CREATE INDEX commands_late_by_client_transaction_id ON commands(lane, client_transaction_id, action)
             WHERE client_transaction_id IS NOT NULL
         """
@@ -78,21 +77,15 @@ package enum JournalSQL {
     /// success), by lane, `clientTransactionId` and action. A success (nearly every command) is never in it, so
     /// writing a command touches one index on a random key (its id) instead of two; a row enters it when it
     /// ends in another outcome.
-    static let lateCandidates = """
+    package static let lateCandidates = """
         CREATE INDEX commands_late_candidates ON commands(lane, client_transaction_id, action)
             WHERE client_transaction_id IS NOT NULL AND outcome != 'success'
         """
     /// Migration `v1.1-pre-auths-by-order-code`: successful pre-auths by lane and the order code of their answer,
     /// so that a capture names its authorisation after a restart too.
-    static let preAuthsByOrderCode = """
+    package static let preAuthsByOrderCode = """
         CREATE INDEX commands_pre_auths_by_order_code ON commands(lane, order_code) WHERE action = 'pre_auth'
         """
-
-    /// The column that orders the commands a reader sees: `seq` in the log (`v1.2-journal-log`), the table's
-    /// `rowid` in a journal no bridge of this version has opened yet (the operator's commands never migrate).
-    static func commandKey(_ db: Database) throws -> String {
-        try db.tableExists("command_log") ? "seq" : "rowid"
-    }
 
     // MARK: v1.2: the journal as an append-only log
 
@@ -101,7 +94,7 @@ package enum JournalSQL {
 
     /// Migration `v1.3-callback-relay-seq`: a numbered callback's relay `n` and the FNV-1a 64 hash of its URL
     /// (``RelayCallbackKey``), so that a restarted bridge still knows a copy its relay sends again.
-    static let callbackRelaySeq = """
+    package static let callbackRelaySeq = """
         ALTER TABLE callbacks ADD COLUMN relay_seq INTEGER;
         ALTER TABLE callbacks ADD COLUMN relay_url_hash INTEGER;
         """
@@ -122,7 +115,7 @@ package enum JournalSQL {
     /// indexes hold only outcomes other than success, `unknown` ones, and successful pre-auths. The rows of the
     /// v1.1 `commands` table move over in the same transaction, and `commands` becomes a view with the columns
     /// it had (what `journal export`, operators' queries and the reply columns read), writable through triggers.
-    static let journalLog = """
+    package static let journalLog = """
         CREATE TABLE command_log (
             seq INTEGER PRIMARY KEY,
             id TEXT NOT NULL,
@@ -208,8 +201,8 @@ package enum JournalSQL {
     package static let appendCallback = CallbackRow.append
 
     /// An insert of one row into `table`, its values bound in the order of `columns`.
-    static func insert(into table: String, _ columns: [any ColumnExpression]) -> String {
-        insert(into: table, columns.map(\.name))
+    static func insert<Column: JournalColumns>(into table: String, _ columns: [Column]) -> String {
+        insert(into: table, columns.map(\.rawValue))
     }
 
     /// An insert of one row into `table`, its values bound in the order of `columns`.
@@ -219,7 +212,7 @@ package enum JournalSQL {
     }
 
     /// The columns of a stored command read from the `commands` view (``StoredCommand/Columns``).
-    package static let storedColumns = StoredCommand.Columns.allCases.map(\.name).joined(separator: ", ")
+    package static let storedColumns = StoredCommand.Columns.allCases.map(\.rawValue).joined(separator: ", ")
     /// A command by its sequence (the id's candidates come from memory).
     package static let commandBySeq = "SELECT \(storedColumns) FROM commands WHERE seq = ?"
     /// Whether an outcome row is its command's latest (a condition on `o`, a row of `outcome_log`).

@@ -1,5 +1,4 @@
 import BridgeCore
-import GRDB
 import InterApp
 
 /// A row of `outcome_log`: an outcome given to a command (its final one, then any late result, look-up or
@@ -7,7 +6,7 @@ import InterApp
 ///
 /// Appended as ``CommandLogRow`` is: ``append`` and ``bind(into:)`` both follow ``Columns`` then
 /// ``ReplySummary/Columns``.
-package struct OutcomeLogRow: TableRecord {
+package struct OutcomeLogRow {
     package static let databaseTableName = "outcome_log"
 
     /// Its columns before the reply columns (not `seq`, the store's).
@@ -59,7 +58,7 @@ package struct OutcomeLogRow: TableRecord {
     /// Its own columns in the order of ``append`` (the reply columns follow).
     package static let columns = Columns.allCases
     /// The names of every column it writes, in the order of ``append``.
-    static let columnNames = columns.map(\.name) + ReplySummary.columns.map(\.name)
+    static let columnNames = columns.map(\.rawValue) + ReplySummary.columns.map(\.rawValue)
     /// The statement that appends one.
     package static let append = JournalSQL.insert(into: databaseTableName, columnNames)
 
@@ -79,10 +78,4 @@ package struct OutcomeLogRow: TableRecord {
 
     /// Its values in the order of ``columnNames``.
     package var values: [ColumnValue] { Self.columns.map(value) + ReplySummary.columns.map(summary.value) }
-
-    /// Binds its values in the order of ``append``.
-    package func bind(into binder: inout StatementBinder) {
-        for column in Self.columns { binder.bind(value(column)) }
-        summary.bindColumns(into: &binder)
-    }
 }

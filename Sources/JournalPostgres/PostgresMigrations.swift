@@ -2,17 +2,21 @@ import BridgeCore
 import BridgeJournal
 import PostgresNIO
 
-/// The journal's migrations on PostgreSQL, under the names SQLite's have (``JournalMigrations``), recorded in a
+/// The journal's migrations on PostgreSQL, under the names SQLite's have (JournalSQLite's `JournalMigrations`), recorded in a
 /// table of the name and shape GRDB gives SQLite's (`grdb_migrations(identifier)`), so that one list of names
 /// says what a journal has had, whichever database holds it.
 ///
 /// A PostgreSQL journal begins at the log (`v1.2-journal-log`): the migrations of v1.1 are recorded with it,
-/// their schema being the log's. Every migration added to ``JournalMigrations`` gets its PostgreSQL step here,
+/// their schema being the log's. Every migration added to SQLite's gets its PostgreSQL step here,
 /// under the same name (a test compares the two lists).
 enum PostgresMigrations {
     /// Every migration, oldest first: its name and its statements (none for one the log's schema holds).
     static let steps: [(name: String, statements: [String])] =
-        JournalMigrations.known.prefix { $0 != "v1.2-journal-log" }.map { ($0, []) }
+        [
+            "v1", "v1.1-sales-by-client-transaction-id", "v1.1-automatic-batches", "v1.1-command-client",
+            "v1.1-reply-columns", "v1.1-callbacks-by-command", "v1.1-late-by-client-transaction-id",
+            "v1.1-pre-auths-by-order-code", "v1.1-drop-sales-by-client-transaction-id", "v1.1-fewer-index-writes",
+        ].map { ($0, []) }
         + [
             ("v1.2-journal-log", PostgresJournalSQL.journalLog),
             ("v1.3-callback-relay-seq", PostgresJournalSQL.callbackRelaySeq),

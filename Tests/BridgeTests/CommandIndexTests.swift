@@ -6,6 +6,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// Where each id sits in the journal's log, from memory (issues 17 and 34: no read and no random-key write on the
 /// hot path).

@@ -4,6 +4,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// A command's way to the terminal app, on its own (issue 37): one state instead of a state and a flag.
 @Suite("Command progress: sent, opened, restored")

@@ -7,6 +7,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// Staged outcomes live until the journal writer has committed their turn (issue 17): a repeat or a
 /// `status` in between reads them from memory, never an older row of the journal.

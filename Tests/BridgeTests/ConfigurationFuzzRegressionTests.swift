@@ -5,6 +5,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 @Suite("Configuration: inputs the fuzzer found (scripts/fuzz config-loader)")
 struct ConfigurationFuzzRegressionTests {

@@ -5,6 +5,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The correlator's rules on its inputs and effects, over a ``CommandStore`` and a temporary journal:
 /// no sockets, no threads (issue 10). The end-to-end suites prove the same rules through real sockets.

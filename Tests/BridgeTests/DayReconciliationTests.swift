@@ -7,6 +7,7 @@ import VivaCloud
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// `journal reconcile`'s comparison (docs/CLOUD.md): one test for each kind of line.
 @Suite("A day of the journal against Viva's records")

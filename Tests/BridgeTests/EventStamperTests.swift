@@ -5,6 +5,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The bytes of a stamped event (docs/PROTOCOL.md §4): the stamp first, then the body's members in their
 /// order, for each kind of body the correlator builds; every one is valid JSON.

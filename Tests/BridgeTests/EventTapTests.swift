@@ -8,6 +8,7 @@ import ZeroMQ
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The event tap (what `/events` reads): a turn's events go out as one message of one frame, each event's
 /// topic and body after its length.

@@ -7,6 +7,7 @@ import VivaCloud
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The commands a restored journal is filled with from Viva's records (docs/JOURNAL.md, Backup and restore):
 /// which transactions become commands, with what outcome, and which repeats they answer.

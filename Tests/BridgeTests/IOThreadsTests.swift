@@ -4,6 +4,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// How many ZeroMQ I/O threads a bridge starts with (docs/OPERATIONS.md, "Open files"): libzmq's heartbeat timers
 /// cost in proportion to the links of one I/O thread, so many lanes get more threads.

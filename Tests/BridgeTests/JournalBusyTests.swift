@@ -4,6 +4,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// How the journal's connections wait for a lock another connection holds (issue 17): short naps first, so
 /// that a commit held up by a checkpoint's last step goes on as soon as the lock is free, and 5 s in all.

@@ -8,6 +8,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The operator's journal commands (issue 16): export, unknown, backup and prune, on journals a real
 /// bridge wrote, while it runs where the command allows it.

@@ -6,6 +6,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The journal's checkpointer (issue 17): past its threshold it rewinds the WAL while a writer keeps
 /// committing, syncing the database file first so that the writer waits only for the last frames.

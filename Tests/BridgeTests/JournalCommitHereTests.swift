@@ -7,6 +7,7 @@ import ZeroMQ
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// A turn the loop commits itself when nothing waits for the writer's thread (JournalWriter.commitHere): it
 /// never waits for a lock another connection holds, so a busy journal never stops the loop; the turn then

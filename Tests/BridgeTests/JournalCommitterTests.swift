@@ -6,6 +6,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The journal writer's SQLite connection (issue 34): a commit that fails, midway or at a full disk, leaves
 /// nothing of itself, and the same connection takes the next commit.

@@ -7,6 +7,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// A day's export (issue 16) set beside what the bridge answered: every outcome, a late result and a
 /// resolved unknown, field by field.

@@ -6,6 +6,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// A journal others can read (one made before files were created 0600, or copied by hand) is named at start
 /// with the command that fixes it (docs/SECURITY.md).

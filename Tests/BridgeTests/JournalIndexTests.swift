@@ -6,6 +6,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The journal's indexes (issues 17 and 34): each index on a random key costs every write a page of WAL, so a
 /// sale that succeeds writes none (its id is found from memory), and every look-up the bridge makes still goes

@@ -8,6 +8,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// `journalPasswordFile:` (docs/CONFIG.md): a PostgreSQL journal's password read from a file only its owner
 /// reads, at start, never shown.

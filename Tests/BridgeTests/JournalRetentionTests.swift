@@ -7,6 +7,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// `journalRetentionDays`: the bridge prunes old finished commands itself, at start and then daily, by
 /// `journal prune`'s rule (never an outstanding or `unknown` command), a batch a tick.

@@ -8,6 +8,7 @@ import Testing
 @testable import BridgeJournal
 @testable import BridgeObservability
 @testable import JournalPostgres
+@testable import JournalSQLite
 
 /// The journal's rows are typed records (issue 34): actions, outcomes, states and callback dispositions are
 /// enums stored by their raw values, every column is read and bound by its name, and a row holding what

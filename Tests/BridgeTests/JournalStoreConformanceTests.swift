@@ -8,6 +8,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The journal's seam (``JournalStore``) as every store must keep it: each test runs on SQLite, on a real
 /// PostgreSQL 15 cluster and on the tests' in-memory store (``MemoryJournal``), with no bridge around it, so

@@ -7,6 +7,7 @@ import ZeroMQ
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The journal's writer thread (issue 17): turns committed in order, many in one transaction, and a failed
 /// commit that stops every later turn until the loop has taken the failure.

@@ -6,6 +6,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The correlator's rules on what is in flight on a lane (issue 37), on its inputs and effects: every way a
 /// command ends lets it out of its lane, and a command restored after a restart may be open.

@@ -5,6 +5,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// What is in flight on one lane, on its own (issue 37): its activity (idle, a transaction, the bridge's
 /// look-up), its aborts and its sales in grace, and the one way out, ``LaneInFlight/end(_:)``.

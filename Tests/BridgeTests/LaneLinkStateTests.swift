@@ -5,6 +5,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The lane link's state machine on its own (issue 10): each event moves it, or is refused, as its rule says.
 @Suite("Lane link state: each event and each refused one")

@@ -6,6 +6,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The correlator's rules at the lane's transitions and the bridge's events (issue 10), on inputs and effects
 /// alone: the link going down and up, a reload's change waiting, the link closing, a change withdrawn,

@@ -10,6 +10,7 @@ import Testing
 @testable import BridgeJournal
 @testable import BridgeObservability
 @testable import JournalPostgres
+@testable import JournalSQLite
 
 /// The journal on PostgreSQL (`journal: postgresql://…`), through the bridge, against a real PostgreSQL 15
 /// cluster the tests start (``PostgresCluster``): the same promises as on SQLite.

@@ -4,6 +4,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The one rate rule: orphans a lane journals, refused peers the log names.
 @Suite("Rate window")

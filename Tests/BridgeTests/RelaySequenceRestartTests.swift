@@ -10,6 +10,7 @@ import ZeroMQ
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// A numbered callback stays known across a restart (issue 44): the journal keeps its relay `n` and URL hash
 /// (`callbacks.relay_seq`, `relay_url_hash`), and a start refills each lane's memory from them, so a copy the

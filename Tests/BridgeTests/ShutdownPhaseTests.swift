@@ -4,6 +4,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The bridge's way to its stop: running, draining until a deadline, stopping (docs/OPERATIONS.md).
 @Suite("Shutdown phase")

@@ -5,6 +5,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// `instance` and `leaseMs` (docs/CONFIG.md): defaults, ranges, and `leaseMs` only with a PostgreSQL journal.
 @Suite("Standby configuration: instance and leaseMs")

@@ -5,6 +5,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// `/events` on a bridge that went standby and serves again (docs/OPERATIONS.md, "Two bridges on one
 /// PostgreSQL journal"): a viewer still connected is started again, as one that just came.

@@ -6,6 +6,7 @@ import Testing
 @testable import BridgeHTTP
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// `/healthz` on a bridge sharing a PostgreSQL journal (docs/OPERATIONS.md, "HTTP"): a standby is alive
 /// while it waits for the lease, so that a liveness probe never restarts it; `/readyz` still says not to send

@@ -4,6 +4,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// What a standby says of its polls of the lease (``StandbyWatch``): the holder once, and again when it
 /// changes; a database that cannot be reached once, and that it answers again.

@@ -5,6 +5,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The journal writer binds its values straight to SQLite (``Statement/run(_:)``): what it stores reads
 /// back as GRDB would have stored it, and a statement that fails is reported and stays usable.

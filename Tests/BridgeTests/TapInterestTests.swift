@@ -4,6 +4,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// What the loop decides the tap's events by: the viewers of everything and the union of the others' prefixes.
 @Suite("Event tap: what the viewers want")

@@ -7,6 +7,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// The `today` counts of a `lanes` snapshot through the loop: after the day's first snapshot, a late result
 /// or a resolve moves a command from `unknown` to its outcome without a new count of the journal.

@@ -4,6 +4,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// Today's outcomes for the `lanes` snapshot: the journal counted once a day, the rest kept as outcomes
 /// are carried out (a count of a busy day's journal held the loop for every viewer that joined).

@@ -6,6 +6,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 @testable import ZeroMQ
 
 /// Replies the command socket could not deliver (docs/OPERATIONS.md, "Metrics"): a few log lines a minute,

@@ -6,6 +6,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 @Suite("Deadlines: unknown, never failure; then the late result")
 struct UnknownAndLateTests {

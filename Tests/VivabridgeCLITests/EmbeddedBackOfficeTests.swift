@@ -104,6 +104,11 @@ struct SimulateCloudTests {
         #expect(
             bridge.waitForErrorLine(containing: "an unknown command was resolved from Viva's records") != nil,
             "\(bridge.errorOutput)")
+        // The log line comes as the resolution is decided; a status read through the bridge is answered once its
+        // commit landed, so reconcile then reads it from the journal.
+        let status = try ChildProcess(["send", "status", "--ref", "lost-2", "--json", "--command-endpoint", command])
+        #expect(status.waitForExit(timeout: 30) == 0)
+        #expect(status.output.contains(#""by":"viva""#), "\(status.output)")
         let day = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
         let reconcile = try ChildProcess(["journal", "reconcile", "--config", config, "--date", day])
         #expect(reconcile.waitForExit(timeout: 60) == 0, "\(reconcile.output)\(reconcile.errorOutput)")

@@ -2,6 +2,7 @@ import BridgeCore
 import BridgeJournal
 import Foundation
 import JournalPostgres
+import JournalSQLite
 
 /// Which store holds the journal, by the `journal:` value: a PostgreSQL URL (`postgresql://…`,
 /// ``PostgresJournal``), else a file's path (SQLite, ``Journal``).

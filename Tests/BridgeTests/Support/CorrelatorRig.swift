@@ -6,6 +6,7 @@ import Logging
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// A correlator over a journal in memory (``MemoryJournal``) with no sockets and no file: commands and relay
 /// frames go in, effects come out, and ``commit(_:)`` does what the loop does with a turn's journal entries.

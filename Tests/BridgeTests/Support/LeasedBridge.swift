@@ -8,6 +8,7 @@ import ZeroMQ
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// A bridge on a new PostgreSQL journal, run in process by its ``BridgeService`` (standby, then active while
 /// it holds the journal's lease), on a clock the test moves. It loses the lease as in a takeover: another

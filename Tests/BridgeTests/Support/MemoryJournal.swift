@@ -6,6 +6,7 @@ import Synchronization
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// A journal held in memory: the third store of the seam (``JournalStore``), for tests of the rules that need
 /// no file (``CorrelatorRig``). It keeps the same contract as SQLite and PostgreSQL

@@ -8,6 +8,7 @@ import Testing
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// A journal as a vivabridge from before `v1.1-command-client` left it: its schema built by only the
 /// migrations that version had (their recorded SQL), holding the rows a bridge journaled for a small

@@ -4,6 +4,7 @@ import Foundation
 @testable import BridgeCore
 @testable import BridgeJournal
 @testable import BridgeObservability
+@testable import JournalSQLite
 
 /// A journal in a folder of its own, closed and removed with this object.
 final class TemporaryJournal {

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import GRDB
 
 /// Reads the finished commands of a journal for `vivabridge journal export`, beside a running bridge.

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import Foundation
 import GRDB
 import GRDBSQLite

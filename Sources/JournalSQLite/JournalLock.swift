@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import Foundation
 
 /// One bridge per journal: an exclusive `flock` on `<journal>.lock`, holding the owner's pid. The kernel

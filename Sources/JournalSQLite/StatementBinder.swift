@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import GRDB
 import GRDBSQLite
 
@@ -84,5 +85,27 @@ extension Statement {
             let message = String(cString: sqlite3_errmsg(sqlite3_db_handle(statement)))
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
         }
+    }
+}
+
+extension CommandLogRow {
+    /// Binds its values in the order of ``append``.
+    package func bind(into binder: inout StatementBinder) {
+        for column in Self.columns { binder.bind(value(column)) }
+    }
+}
+
+extension CallbackRow {
+    /// Binds its values in the order of ``append``.
+    package func bind(into binder: inout StatementBinder) {
+        for column in Self.columns { binder.bind(value(column)) }
+    }
+}
+
+extension OutcomeLogRow {
+    /// Binds its values in the order of ``append``.
+    package func bind(into binder: inout StatementBinder) {
+        for column in Self.columns { binder.bind(value(column)) }
+        summary.bindColumns(into: &binder)
     }
 }

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import Foundation
 
 /// What a state folder says about the journal that belongs at a path, read before the bridge creates

@@ -1,4 +1,5 @@
 import BridgeCore
+import BridgeJournal
 import GRDB
 
 /// What operators run on a journal file beside (or without) a bridge.

@@ -1,31 +1,15 @@
 import BridgeCore
-import GRDB
 import InterApp
 
-/// A stored command as a row of the `commands` view (the log's commands with their latest outcome).
-extension StoredCommand: FetchableRecord {
+extension StoredCommand {
     /// The view's columns a stored command is read from (``JournalSQL/storedColumns`` selects them all).
-    package enum Columns: String, ColumnExpression, CaseIterable {
+    package enum Columns: String, CaseIterable, Sendable {
         case seq, id, lane, action, fingerprint
         case clientTransactionId = "client_transaction_id"
         case state, outcome, reply
         case deadlineMs = "deadline_ms"
         case createdMs = "created_ms"
         case client
-    }
-
-    /// - Throws: ``JournalRowError`` when the action, state or outcome is not one vivabridge writes.
-    package init(row: Row) throws {
-        self.init(
-            id: try row.decode(forColumn: Columns.id), lane: try row.decode(forColumn: Columns.lane),
-            action: try row.decodeRaw(forColumn: Columns.action),
-            fingerprint: try row.decode(forColumn: Columns.fingerprint),
-            clientTransactionId: try row.decode(forColumn: Columns.clientTransactionId),
-            state: try row.decodeRaw(forColumn: Columns.state),
-            outcome: try row.decodeRawIfPresent(forColumn: Columns.outcome),
-            reply: try row.decode(forColumn: Columns.reply), deadlineMs: try row.decode(forColumn: Columns.deadlineMs),
-            createdMs: try row.decode(forColumn: Columns.createdMs), client: try row.decode(forColumn: Columns.client),
-            seq: try row.decode(forColumn: Columns.seq))
     }
 
     /// A stored command from the `commands` view's values as another store reads them (PostgreSQL): its action,
