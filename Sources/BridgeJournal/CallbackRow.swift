@@ -4,11 +4,11 @@ import BridgeCore
 ///
 /// Appended as ``CommandLogRow`` is: ``append`` and ``bind(into:)`` both follow ``Columns``; its `seq` is
 /// the store's.
-package struct CallbackRow {
-    package static let databaseTableName = "callbacks"
+@usableFromInline package struct CallbackRow {
+    @usableFromInline package static let databaseTableName = "callbacks"
 
     /// The columns the bridge writes (not `seq`).
-    package enum Columns: String, JournalColumns {
+    @usableFromInline package enum Columns: String, JournalColumns {
         case lane
         case receivedMs = "received_ms"
         case fields
@@ -26,19 +26,19 @@ package struct CallbackRow {
         }
     }
 
-    package var lane: String
-    var receivedMs: Int64
+    @usableFromInline package var lane: String
+    @usableFromInline package var receivedMs: Int64
     /// Its fields as JSON, card data masked.
-    var fields: String
+    @usableFromInline package var fields: String
     /// The id of the command it matched, if any.
-    var matchedId: String?
+    @usableFromInline package var matchedId: String?
     /// That command's sequence, when the journal holds it.
-    var commandSeq: Int64?
-    var disposition: CallbackDisposition
+    @usableFromInline package var commandSeq: Int64?
+    @usableFromInline package var disposition: CallbackDisposition
     /// The relay's number for it and its URL's hash (``RelayCallbackKey``), when the relay numbered it (v1.3).
-    package var relay: RelayCallbackKey?
+    @usableFromInline package var relay: RelayCallbackKey?
 
-    package init(
+    @inlinable @inline(__always) package init(
         lane: String, receivedMs: Int64, fields: String, matchedId: String?, commandSeq: Int64?,
         disposition: CallbackDisposition, relay: RelayCallbackKey?
     ) {
@@ -57,7 +57,7 @@ package struct CallbackRow {
     package static let append = JournalSQL.insert(into: databaseTableName, columns)
 
     /// What it holds in `column`.
-    package func value(_ column: Columns) -> ColumnValue {
+    @inlinable @inline(__always) package func value(_ column: Columns) -> ColumnValue {
         switch column {
         case .lane: .text(lane)
         case .receivedMs: .integer(receivedMs)

@@ -6,10 +6,10 @@ import InterApp
 /// The writer appends it with a prepared statement whose text (``append``) and bound values (``bind(into:)``)
 /// both follow ``Columns``, so they cannot drift apart; GRDB's own `insert` would box every value on the sale's
 /// path (docs/PERFORMANCE.md 6.12).
-package struct CommandLogRow {
-    package static let databaseTableName = "command_log"
+@usableFromInline package struct CommandLogRow {
+    @usableFromInline package static let databaseTableName = "command_log"
 
-    package enum Columns: String, JournalColumns {
+    @usableFromInline package enum Columns: String, JournalColumns {
         case seq, id, lane, action, fingerprint
         case clientTransactionId = "client_transaction_id"
         case deadlineMs = "deadline_ms"
@@ -25,18 +25,18 @@ package struct CommandLogRow {
     }
 
     /// Its place in the log; nil lets SQLite give the next one.
-    package var seq: Int64?
-    package var id: String
-    package var lane: String?
-    package var action: TerminalAction
-    var fingerprint: String
-    package var clientTransactionId: String?
-    package var deadlineMs: Int64?
-    package var createdMs: Int64
-    package var client: String?
+    @usableFromInline package var seq: Int64?
+    @usableFromInline package var id: String
+    @usableFromInline package var lane: String?
+    @usableFromInline package var action: TerminalAction
+    @usableFromInline package var fingerprint: String
+    @usableFromInline package var clientTransactionId: String?
+    @usableFromInline package var deadlineMs: Int64?
+    @usableFromInline package var createdMs: Int64
+    @usableFromInline package var client: String?
 
     /// The row of a command as it was accepted.
-    package init(_ command: StoredCommand) {
+    @inlinable @inline(__always) package init(_ command: StoredCommand) {
         seq = command.seq
         id = command.id
         lane = command.lane
@@ -54,7 +54,7 @@ package struct CommandLogRow {
     package static let append = JournalSQL.insert(into: databaseTableName, columns)
 
     /// What it holds in `column`.
-    package func value(_ column: Columns) -> ColumnValue {
+    @inlinable @inline(__always) package func value(_ column: Columns) -> ColumnValue {
         switch column {
         case .seq: .integer(seq)
         case .id: .text(id)

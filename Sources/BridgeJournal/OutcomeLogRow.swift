@@ -6,11 +6,11 @@ import InterApp
 ///
 /// Appended as ``CommandLogRow`` is: ``append`` and ``bind(into:)`` both follow ``Columns`` then
 /// ``ReplySummary/Columns``.
-package struct OutcomeLogRow {
-    package static let databaseTableName = "outcome_log"
+@usableFromInline package struct OutcomeLogRow {
+    @usableFromInline package static let databaseTableName = "outcome_log"
 
     /// Its columns before the reply columns (not `seq`, the store's).
-    package enum Columns: String, JournalColumns {
+    @usableFromInline package enum Columns: String, JournalColumns {
         case commandSeq = "command_seq"
         case lane, action
         case clientTransactionId = "client_transaction_id"
@@ -27,22 +27,23 @@ package struct OutcomeLogRow {
     }
 
     /// The sequence of the command it ends.
-    var commandSeq: Int64
-    package var lane: String?
-    package var action: TerminalAction
-    package var clientTransactionId: String?
+    @usableFromInline package var commandSeq: Int64
+    @usableFromInline package var lane: String?
+    @usableFromInline package var action: TerminalAction
+    @usableFromInline package var clientTransactionId: String?
     /// Never nil for an outcome the store made; the column's NOT NULL refuses one that is.
-    package var outcome: Outcome?
+    @usableFromInline package var outcome: Outcome?
     /// The reply's JSON text.
-    package var reply: String
+    @usableFromInline package var reply: String
     /// A late result (a callback after the command was answered).
-    package var late: Bool
-    var atMs: Int64
-    package var summary: ReplySummary
+    @usableFromInline package var late: Bool
+    @usableFromInline package var atMs: Int64
+    @usableFromInline package var summary: ReplySummary
 
     /// The row of `command`'s outcome; nil for a command the journal does not hold (no `seq`: the bridge's own
     /// look-ups).
-    package init?(_ command: StoredCommand, summary: ReplySummary, late: Bool, atMs: Int64) {
+    @inlinable @inline(__always) package init?(_ command: StoredCommand, summary: ReplySummary, late: Bool, atMs: Int64)
+    {
         guard let seq = command.seq else { return nil }
         commandSeq = seq
         lane = command.lane
@@ -63,7 +64,7 @@ package struct OutcomeLogRow {
     package static let append = JournalSQL.insert(into: databaseTableName, columnNames)
 
     /// What it holds in `column`.
-    package func value(_ column: Columns) -> ColumnValue {
+    @inlinable @inline(__always) package func value(_ column: Columns) -> ColumnValue {
         switch column {
         case .commandSeq: .integer(commandSeq)
         case .lane: .text(lane)

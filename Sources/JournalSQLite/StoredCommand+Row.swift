@@ -6,7 +6,7 @@ import InterApp
 /// A stored command as a row of the `commands` view (the log's commands with their latest outcome).
 extension StoredCommand: FetchableRecord {
     /// - Throws: ``JournalRowError`` when the action, state or outcome is not one vivabridge writes.
-    package init(row: Row) throws {
+    @usableFromInline package init(row: Row) throws {
         self.init(
             id: try row.decode(forColumn: Columns.id), lane: try row.decode(forColumn: Columns.lane),
             action: try row.decodeRaw(forColumn: Columns.action),

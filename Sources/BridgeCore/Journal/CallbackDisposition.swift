@@ -1,5 +1,5 @@
 /// What a received callback did, as the `callbacks` table's `disposition` column holds it (by raw value).
-package enum CallbackDisposition: String, Sendable, CaseIterable {
+@usableFromInline package enum CallbackDisposition: String, Sendable, CaseIterable {
     /// It completed a command in flight (or an abort, or a sale in its abort grace).
     case matched
     /// It named an action this version does not know, and completed the command in flight by its

@@ -8,7 +8,7 @@ package protocol JournalColumns: RawRepresentable<String>, CaseIterable, Sendabl
 }
 
 /// What a journal column holds.
-package enum ColumnKind: Sendable {
+@usableFromInline package enum ColumnKind: Sendable {
     /// A 64-bit integer (a sequence, a time in milliseconds, an amount in cents).
     case integer
     /// 0 or 1.
@@ -18,12 +18,12 @@ package enum ColumnKind: Sendable {
 }
 
 /// The value a row gives one of its columns.
-package enum ColumnValue: Sendable, Equatable {
+@usableFromInline package enum ColumnValue: Sendable, Equatable {
     case integer(Int64?)
     case flag(Bool)
     case text(String?)
 
-    package static func integer(_ value: Int?) -> ColumnValue { .integer(value.map(Int64.init)) }
+    @inlinable package static func integer(_ value: Int?) -> ColumnValue { .integer(value.map(Int64.init)) }
 }
 
 /// A statement of the bridge's own does not select a column it reads: a bug of this build, not of the journal.

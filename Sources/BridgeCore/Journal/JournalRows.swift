@@ -1,25 +1,25 @@
 import InterApp
 
 /// A command as the journal stores it: no secret, no unmasked card number.
-package struct StoredCommand: Sendable, Equatable {
-    package var id: String
-    package var lane: String?
-    package var action: TerminalAction
+@usableFromInline package struct StoredCommand: Sendable, Equatable {
+    @usableFromInline package var id: String
+    @usableFromInline package var lane: String?
+    @usableFromInline package var action: TerminalAction
     /// The command's canonical JSON with secrets redacted; equal content gives equal text.
-    package var fingerprint: String
-    package var clientTransactionId: String?
-    package var state: RecordState
-    package var outcome: Outcome?
+    @usableFromInline package var fingerprint: String
+    @usableFromInline package var clientTransactionId: String?
+    @usableFromInline package var state: RecordState
+    @usableFromInline package var outcome: Outcome?
     /// The final reply's JSON text, once final.
-    package var reply: String?
+    @usableFromInline package var reply: String?
     /// The deadline in milliseconds since 1970, while outstanding.
-    package var deadlineMs: Int64?
-    package var createdMs: Int64
+    @usableFromInline package var deadlineMs: Int64?
+    @usableFromInline package var createdMs: Int64
     /// The admitted client that sent it first (its name on the allow-list); nil on plain sockets.
-    package var client: String? = nil
+    @usableFromInline package var client: String? = nil
     /// Its place in the journal's log (``JournalStore/admit(id:)``); nil for what is never journaled (the
     /// bridge's own look-ups).
-    package var seq: Int64? = nil
+    @usableFromInline package var seq: Int64? = nil
 
     /// Creates a stored command.
     package init(
@@ -43,7 +43,7 @@ package struct StoredCommand: Sendable, Equatable {
 }
 
 /// Where a command is on its way.
-package enum RecordState: String, Sendable, Equatable {
+@usableFromInline package enum RecordState: String, Sendable, Equatable {
     /// Journaled, not yet sent.
     case accepted
     /// Its URL was handed to the lane's link.
@@ -76,7 +76,7 @@ public struct OpenBatch: Sendable, Equatable {
 }
 
 /// One write the journal makes at its next commit.
-package enum JournalEntry: Sendable {
+@usableFromInline package enum JournalEntry: Sendable {
     /// A command accepted (`seq` set).
     case insert(StoredCommand)
     /// An outcome given to a command (its `outcome` and `reply` set), with what its reply columns hold: appended

@@ -2,11 +2,11 @@
 /// 64 hash of the URL bytes (`callbacks.relay_seq`, `callbacks.relay_url_hash`), so that a bridge that
 /// restarted still knows a copy its relay sends again (``RelaySequenceMemory``). The URL itself is not kept:
 /// only its fields, card data masked.
-package struct RelayCallbackKey: Equatable, Sendable {
+@usableFromInline package struct RelayCallbackKey: Equatable, Sendable {
     /// The relay's number for the callback.
-    package let seq: UInt64
+    @usableFromInline package let seq: UInt64
     /// FNV-1a 64 of the callback URL's bytes, as received.
-    package let urlHash: UInt64
+    @usableFromInline package let urlHash: UInt64
 
     package init(seq: UInt64, url: [UInt8]) {
         self.seq = seq
@@ -27,7 +27,7 @@ package struct RelayCallbackKey: Equatable, Sendable {
 
     /// The key as the journal's signed 64-bit columns hold it: `n` (nil past `Int64.max`, never sent by a
     /// relay that numbers from 1), and the hash's bits as they are.
-    package var columns: (seq: Int64, urlHash: Int64)? {
+    @inlinable package var columns: (seq: Int64, urlHash: Int64)? {
         guard let seq = Int64(exactly: seq) else { return nil }
         return (seq, Int64(bitPattern: urlHash))
     }

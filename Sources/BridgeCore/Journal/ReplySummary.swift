@@ -4,29 +4,29 @@ import InterApp
 /// columns hold it (migration `v1.1-reply-columns`): read from the reply once, when the bridge journals
 /// it, so that `journal export` reads columns instead of parsing JSON. No secret and no unmasked card
 /// number: the reply never holds them.
-package struct ReplySummary: Sendable, Equatable {
+@usableFromInline package struct ReplySummary: Sendable, Equatable {
     /// In cents: the amount the terminal reported (`result.amount`), else the amount the command asked.
-    package var amount: Int?
+    @usableFromInline package var amount: Int?
     /// In cents: the tip the terminal reported (`result.tipAmount`), else the tip the command asked.
-    package var tip: Int?
+    @usableFromInline package var tip: Int?
     /// The reply's `error.code`, for a `rejected` command.
-    package var errorCode: String?
+    @usableFromInline package var errorCode: String?
     /// The reply's `reason`, for a `failure`.
-    package var failureReason: String?
+    @usableFromInline package var failureReason: String?
     /// The terminal's reference number (`result.referenceNumber`).
-    package var referenceNumber: String?
+    @usableFromInline package var referenceNumber: String?
     /// Viva's order code (`result.orderCode`).
-    package var orderCode: String?
+    @usableFromInline package var orderCode: String?
     /// The card number as stored: masked to its first 6 and last 4 digits.
-    package var card: String?
+    @usableFromInline package var card: String?
     /// The batch the terminal named (`result.batchId`, else `result.batchName`).
-    package var batch: String?
+    @usableFromInline package var batch: String?
     /// For an `unknown` command closed by hand (`resolve`): when (`resolved.at`, RFC 3339).
-    package var resolvedAt: String?
+    @usableFromInline package var resolvedAt: String?
     /// Who closed it (`resolved.by`, the admin client's name; nil on plain sockets).
-    package var resolvedBy: String?
+    @usableFromInline package var resolvedBy: String?
     /// The note it was closed with (`resolved.note`).
-    package var resolvedNote: String?
+    @usableFromInline package var resolvedNote: String?
 
     /// Field names a card number may arrive under, first found wins (they are masked before storage).
     private static let cardFields = ["accountNumber", "cardNumber", "pan", "primaryAccountNumber"]
@@ -118,7 +118,7 @@ package struct ReplySummary: Sendable, Equatable {
 
 extension ReplySummary {
     /// The reply columns (migration `v1.1-reply-columns`), of `outcome_log` and the `commands` view.
-    package enum Columns: String, JournalColumns {
+    @usableFromInline package enum Columns: String, JournalColumns {
         case amount, tip
         case errorCode = "error_code"
         case failureReason = "failure_reason"
