@@ -1,5 +1,6 @@
 import CZeroMQ
 import Foundation
+import TerminalSimulator
 import Testing
 
 @testable import Bridge
@@ -18,7 +19,16 @@ struct UndeliveredRepliesTests {
 
     @Test("a client that sends 30,000 pings and never reads: ten lines a minute, then a summary with the count")
     func notReading() async throws {
-        let harness = try BridgeHarness.lanes(.ios, clock: ManualBridgeClock())
+        // The command socket on ipc: a Unix socket's buffers are fixed (net.core.wmem_default, about 200 KB), where
+        // a TCP socket's grow with the load (up to 4 MB: room for every reply, some runs), so the replies always
+        // overflow the bridge's queue for this client.
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vivabridge-undelivered-\(UUID().uuidString.prefix(8)).sock"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: socket) }
+        let harness = try BridgeHarness(
+            lanes: [SimulatedLane(id: "lane-1", endpoint: "tcp://127.0.0.1:*", platform: .ios)],
+            clock: ManualBridgeClock(), configure: { $0.command = "ipc://\(socket)" })
         let silent = try Socket(harness.context, .dealer)
         defer { silent.close() }
         // What it does not read stays in the bridge's queue, not in this socket's buffers.
