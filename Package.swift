@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "BridgeJournal", targets: ["BridgeJournal"]),
         .library(name: "JournalSQLite", targets: ["JournalSQLite"]),
         .library(name: "JournalPostgres", targets: ["JournalPostgres"]),
+        .library(name: "JournalTools", targets: ["JournalTools"]),
         .library(name: "BridgeObservability", targets: ["BridgeObservability"]),
         .library(name: "Bridge", targets: ["Bridge"]),
         .library(name: "BridgeHTTP", targets: ["BridgeHTTP"]),
@@ -109,8 +110,8 @@ let package = Package(
             dependencies: ["BridgeCore", "InterApp", "VivaCloudModels"],
             swiftSettings: strict
         ),
-        // The SQLite store (GRDB), and the journal tools the CLI runs on its file (export, backup, prune, start anew,
-        // fill-gap, reconcile's reading).
+        // The SQLite store (GRDB) behind BridgeCore's JournalStore, with fill-gap (which the bridge runs too) and
+        // reconcile's reading.
         .target(
             name: "JournalSQLite",
             dependencies: [
@@ -121,8 +122,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The PostgreSQL store (PostgresNIO) behind the same seam, with its lease (BridgeCore's JournalLeasing) and
-        // its journal tools. Shares the journal's rows and SQL (BridgeJournal) with SQLite, not its code.
+        // The PostgreSQL store (PostgresNIO) behind the same seam, with its lease (BridgeCore's JournalLeasing).
+        // Shares the journal's rows and SQL (BridgeJournal) with SQLite, not its code.
         .target(
             name: "JournalPostgres",
             dependencies: [
@@ -131,6 +132,17 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // The journal tools only the command line runs (`vivabridge journal …`): export, backup, prune, start anew,
+        // the maintenance checks and the unknown list, on either store. The bridge itself never links them.
+        .target(
+            name: "JournalTools",
+            dependencies: [
+                "BridgeCore", "BridgeJournal", "JournalSQLite", "JournalPostgres", "InterApp",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strict
         ),
@@ -178,7 +190,8 @@ let package = Package(
         .executableTarget(
             name: "vivabridge",
             dependencies: [
-                "ZeroMQ", "InterApp", "Bridge", "BridgeClient", "BridgeHTTP", "TerminalSimulator", "ContractSchema",
+                "ZeroMQ", "InterApp", "Bridge", "BridgeClient", "BridgeHTTP", "JournalTools", "TerminalSimulator",
+                "ContractSchema",
                 "VivaCloud",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -223,7 +236,8 @@ let package = Package(
         .testTarget(
             name: "BridgeTests",
             dependencies: [
-                "Bridge", "BridgeCore", "BridgeJournal", "JournalSQLite", "JournalPostgres", "BridgeObservability",
+                "Bridge", "BridgeCore", "BridgeJournal", "JournalSQLite", "JournalPostgres", "JournalTools",
+                "BridgeObservability",
                 "BridgeClient",
                 "BridgeHTTP",
                 "TerminalSimulator", "ZeroMQ",
@@ -239,7 +253,8 @@ let package = Package(
         .testTarget(
             name: "VivabridgeCLITests",
             dependencies: [
-                "vivabridge", "Bridge", "BridgeObservability", "BridgeClient", "TerminalSimulator", "InterApp",
+                "vivabridge", "Bridge", "JournalTools", "BridgeObservability", "BridgeClient", "TerminalSimulator",
+                "InterApp",
                 "ZeroMQ",
                 "ContractSchema", "LocalPostgres", "LoopbackPorts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

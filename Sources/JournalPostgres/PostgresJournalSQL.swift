@@ -4,7 +4,7 @@ import BridgeJournal
 /// The journal's log schema and statements in PostgreSQL's dialect: the tables, columns, partial indexes
 /// and `commands` view of SQLite's (``JournalSQL/journalLog``), and SQLite's look-up statements with their
 /// `?` placeholders numbered `$1`, `$2`…
-enum PostgresJournalSQL {
+package enum PostgresJournalSQL {
     /// The reply columns with their types, in ``JournalSQL/replyColumnNames``'s order.
     static let replyColumns = typed(ReplySummary.columns)
 
@@ -233,7 +233,7 @@ enum PostgresJournalSQL {
 
     /// `sql` with SQLite's placeholders in PostgreSQL's form: `?` numbered in order, `?N` as `$N`. The
     /// journal's statements hold no `?` inside a string literal.
-    static func numbered(_ sql: String) -> String {
+    package static func numbered(_ sql: String) -> String {
         var result = ""
         var next = 1
         var characters = sql.makeIterator()

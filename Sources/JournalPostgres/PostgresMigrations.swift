@@ -9,7 +9,7 @@ import PostgresNIO
 /// A PostgreSQL journal begins at the log (`v1.2-journal-log`): the migrations of v1.1 are recorded with it,
 /// their schema being the log's. Every migration added to SQLite's gets its PostgreSQL step here,
 /// under the same name (a test compares the two lists).
-enum PostgresMigrations {
+package enum PostgresMigrations {
     /// Every migration, oldest first: its name and its statements (none for one the log's schema holds).
     static let steps: [(name: String, statements: [String])] =
         [
@@ -33,7 +33,7 @@ enum PostgresMigrations {
     ///
     /// - Throws: ``JournalError`` (``JournalError/Code/fromNewerVersion``) naming the unknown migrations, the
     ///   database untouched; ``PostgresProblem`` when PostgreSQL refuses a statement.
-    static func migrate(_ link: PostgresLink) throws {
+    package static func migrate(_ link: PostgresLink) throws {
         try link.query("BEGIN")
         do {
             var lock = PostgresBindings()
@@ -62,7 +62,7 @@ enum PostgresMigrations {
     /// - Throws: ``JournalError`` (``JournalError/Code/fromNewerVersion``) naming the unknown migrations;
     ///   ``PostgresProblem`` when PostgreSQL refuses the statement.
     @discardableResult
-    static func refuseNewer(_ link: PostgresLink) throws -> [String] {
+    package static func refuseNewer(_ link: PostgresLink) throws -> [String] {
         let present = try link.query("SELECT to_regclass('grdb_migrations') IS NOT NULL").first?.decode(Bool.self)
         guard present == true else { return [] }
         let applied = try link.query("SELECT identifier FROM grdb_migrations ORDER BY identifier").map {

@@ -41,7 +41,7 @@ extension BatchRow: FetchableRecord, PersistableRecord {
 extension JournalSQL {
     /// The column that orders the commands a reader sees: `seq` in the log (`v1.2-journal-log`), the table's
     /// `rowid` in a journal no bridge of this version has opened yet (the operator's commands never migrate).
-    static func commandKey(_ db: Database) throws -> String {
+    package static func commandKey(_ db: Database) throws -> String {
         try db.tableExists("command_log") ? "seq" : "rowid"
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 
 /// One bridge per journal: an exclusive `flock` on `<journal>.lock`, holding the owner's pid. The kernel
 /// releases it when the process ends, however it ends, so a crashed bridge never leaves it behind.
-final class JournalLock {
+package final class JournalLock {
     /// The lock file, open while the lock is held; -1 once released.
     private var descriptor: Int32
 

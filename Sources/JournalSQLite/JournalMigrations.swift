@@ -110,7 +110,7 @@ package enum JournalMigrations {
     }
 
     /// Whether the journal has had ``replyColumns``.
-    static func hasReplyColumns(_ db: Database) throws -> Bool {
+    package static func hasReplyColumns(_ db: Database) throws -> Bool {
         guard try db.tableExists("grdb_migrations") else { return false }
         return try Bool.fetchOne(
             db, sql: "SELECT COUNT(*) > 0 FROM grdb_migrations WHERE identifier = ?", arguments: [replyColumns])

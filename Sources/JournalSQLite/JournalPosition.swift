@@ -11,7 +11,7 @@ import InterApp
 /// copied over by hand) lacks the commands of the interval between, and serving it would send a repeat of
 /// one of them to the terminal again. Such a journal is refused until the gap is accepted
 /// (`vivabridge journal accept-gap`).
-struct JournalPosition: Equatable, Sendable {
+package struct JournalPosition: Equatable, Sendable {
     /// The journal's id (``JournalIdentity``).
     package var journal: String
     /// The epoch of the last start on it.
@@ -45,7 +45,7 @@ struct JournalPosition: Equatable, Sendable {
     }
 
     /// Records, before rows are removed, the highest sequences the logs hold (in the caller's transaction).
-    static func notePruning(_ db: Database) throws {
+    package static func notePruning(_ db: Database) throws {
         for (key, table) in [(prunedCommandKey, "command_log"), (prunedOutcomeKey, "outcome_log")] {
             try db.execute(
                 sql: """
@@ -106,8 +106,8 @@ struct JournalPosition: Equatable, Sendable {
 /// The `.position` file beside a journal: the last ``JournalPosition`` the bridge saw its journal reach,
 /// written at start and after each checkpoint that moved it (so at most about a second behind the journal,
 /// never ahead of what is on disk).
-enum JournalPositionFile {
-    static let suffix = ".position"
+package enum JournalPositionFile {
+    package static let suffix = ".position"
 
     /// What the file says: nil when there is none (a first start, a journal older than positions).
     ///

@@ -5,12 +5,12 @@ import GRDB
 
 /// A read-only connection to a journal file, for the operator's commands: it never writes, never
 /// migrates, and reads beside a running bridge as a WAL reader (it sees the last committed state).
-enum JournalReader {
+package enum JournalReader {
     /// Opens the journal at `path` read-only.
     ///
     /// - Throws: ``JournalError`` when there is no file, it cannot be opened as a journal, or a newer
     ///   vivabridge wrote it (``JournalError/isFromNewerVersion``).
-    static func open(path: String) throws(JournalError) -> DatabaseQueue {
+    package static func open(path: String) throws(JournalError) -> DatabaseQueue {
         guard FileManager.default.fileExists(atPath: path) else {
             throw JournalError(
                 path: path, "no such file; give the journal's path (the `journal` key of the configuration)")

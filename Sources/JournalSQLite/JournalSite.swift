@@ -9,9 +9,9 @@ import Foundation
 /// for every command it had, and a retry under an acknowledged id would open a second sale on the
 /// terminal. The companions tell that a journal lived here: SQLite's `-wal` and `-shm`, the bridge's
 /// `.lock`, and `.identity`, which holds the id written into the journal when it was created.
-struct JournalSite {
+package struct JournalSite {
     /// What is at the journal's own path.
-    enum File: Equatable {
+    package enum File: Equatable {
         case missing
         /// A file of zero bytes: no SQLite database, whatever it was before.
         case empty
@@ -32,7 +32,7 @@ struct JournalSite {
     ]
 
     /// Looks at `path` and its companions; reads nothing but the identity file.
-    static func inspect(_ path: String) -> JournalSite {
+    package static func inspect(_ path: String) -> JournalSite {
         var info = stat()
         let file: File
         if stat(path, &info) != 0 {
@@ -79,9 +79,9 @@ struct JournalSite {
 
 /// The `.identity` file beside a journal: the id written into the journal's `meta` table when it was
 /// created. A journal whose id differs is not the one this state folder had.
-enum JournalIdentityFile {
+package enum JournalIdentityFile {
     /// The file's suffix after the journal's path.
-    static let suffix = ".identity"
+    package static let suffix = ".identity"
 
     /// The id recorded beside the journal at `journal`, or nil when there is no such file (or no id in it).
     package static func read(journal: String) -> String? {

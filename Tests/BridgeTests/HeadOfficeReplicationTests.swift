@@ -8,6 +8,7 @@ import Testing
 @testable import BridgeJournal
 @testable import BridgeObservability
 @testable import JournalSQLite
+@testable import JournalTools
 
 /// docs/OPERATIONS.md, "Head office: every store's journal by logical replication", as written there: two
 /// PostgreSQL servers on loopback, the store's (`wal_level=logical`) holding a bridge's journal, head

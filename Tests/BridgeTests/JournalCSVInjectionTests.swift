@@ -8,6 +8,7 @@ import Testing
 @testable import BridgeJournal
 @testable import BridgeObservability
 @testable import JournalSQLite
+@testable import JournalTools
 
 /// `journal export --format csv` never hands a spreadsheet a formula (OWASP, "CSV Injection"): a text
 /// cell starting with `=`, `+`, `-`, `@`, a tab or CR is prefixed with `'`; numbers stay as they are.

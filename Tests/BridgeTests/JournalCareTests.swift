@@ -9,6 +9,7 @@ import Testing
 @testable import BridgeJournal
 @testable import BridgeObservability
 @testable import JournalSQLite
+@testable import JournalTools
 
 /// The operator's journal commands (issue 16): export, unknown, backup and prune, on journals a real
 /// bridge wrote, while it runs where the command allows it.

@@ -8,6 +8,7 @@ import Testing
 @testable import BridgeJournal
 @testable import BridgeObservability
 @testable import JournalSQLite
+@testable import JournalTools
 
 /// A day's export (issue 16) set beside what the bridge answered: every outcome, a late result and a
 /// resolved unknown, field by field.

@@ -7,6 +7,7 @@ import Testing
 @testable import BridgeJournal
 @testable import BridgeObservability
 @testable import JournalSQLite
+@testable import JournalTools
 
 /// A journal that existed is never silently begun anew: an emptied file, a missing file beside its companions
 /// and another journal in its place are refused; a v1.1 journal and a restored backup are served.

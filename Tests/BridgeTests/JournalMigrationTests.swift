@@ -10,6 +10,7 @@ import Testing
 @testable import BridgeJournal
 @testable import BridgeObservability
 @testable import JournalSQLite
+@testable import JournalTools
 
 /// A journal written by an older vivabridge is migrated and every row of it stays readable; one written
 /// by a newer vivabridge is refused, untouched (docs/JOURNAL.md, Migrations).

@@ -8,6 +8,7 @@ import Testing
 @testable import BridgeJournal
 @testable import BridgeObservability
 @testable import JournalSQLite
+@testable import JournalTools
 
 /// The position recorded beside a journal (issue 44, item 1): written as the journal moves, and compared at
 /// every open so that a journal gone back in time is refused, while one merely pruned is not.

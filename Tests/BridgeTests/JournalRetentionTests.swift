@@ -8,6 +8,7 @@ import Testing
 @testable import BridgeJournal
 @testable import BridgeObservability
 @testable import JournalSQLite
+@testable import JournalTools
 
 /// `journalRetentionDays`: the bridge prunes old finished commands itself, at start and then daily, by
 /// `journal prune`'s rule (never an outstanding or `unknown` command), a batch a tick.

@@ -1,6 +1,7 @@
 import Bridge
 import Foundation
 import InterApp
+import JournalTools
 import TerminalSimulator
 import Testing
 

@@ -10,6 +10,7 @@ import ZeroMQ
 @testable import BridgeJournal
 @testable import BridgeObservability
 @testable import JournalSQLite
+@testable import JournalTools
 
 /// `resolve` (v1.1, issue 16): an `unknown` command closed by hand once the back office has the truth,
 /// journaled with who closed it, published as `<lane>.<action>.resolved`, seen by `status`, `journal

@@ -7,6 +7,7 @@ import Testing
 @testable import BridgeJournal
 @testable import BridgeObservability
 @testable import JournalSQLite
+@testable import JournalTools
 
 /// The first start on a journal v1.1 wrote moves its rows to the log (`v1.2-journal-log`) in one transaction:
 /// a bridge killed in the middle of it loses nothing, and the next start migrates the journal whole.

@@ -8,6 +8,7 @@ import Testing
 @testable import BridgeJournal
 @testable import BridgeObservability
 @testable import JournalSQLite
+@testable import JournalTools
 
 /// `vivabridge journal export` and `journal backup` as processes, beside a bridge that a client keeps busy
 /// with sales in a closed loop (issue 16): each export is a consistent snapshot, each backup holds every

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import JournalTools
 
 /// `vivabridge journal backup`: SQLite's online backup, consistent while a bridge writes.
 struct JournalBackupCommand: ParsableCommand {

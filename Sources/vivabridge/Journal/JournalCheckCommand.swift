@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import JournalTools
 
 /// `vivabridge journal check`: SQLite's full integrity check, read-only, safe beside a running bridge; on
 /// PostgreSQL, the schema created or migrated as `run` does, then checked.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import JournalTools
 
 /// `vivabridge journal …`: commands for the journal, a file or a database on PostgreSQL.
 struct JournalCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import JournalTools
 
 /// `vivabridge journal export`: every finished command, as CSV or JSON Lines, beside a running bridge.
 struct JournalExportCommand: ParsableCommand {

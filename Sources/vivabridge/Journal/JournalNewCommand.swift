@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import JournalTools
 
 /// `vivabridge journal new`: sets what is left of a refused journal aside and begins a new one, on purpose.
 struct JournalNewCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import JournalTools
 
 /// `vivabridge journal prune`: removes old finished commands, never with a bridge on the journal.
 struct JournalPruneCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Bridge
 import Foundation
 import InterApp
+import JournalTools
 import VivaCloud
 
 /// `vivabridge journal reconcile`: one UTC day of the journal's sales and pre-authorisations against Viva's

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import JournalTools
 
 /// `vivabridge journal unknown`: the commands whose outcome is still `unknown`.
 struct JournalUnknownCommand: ParsableCommand {

@@ -9,6 +9,7 @@ import Testing
 @testable import BridgeJournal
 @testable import BridgeObservability
 @testable import JournalSQLite
+@testable import JournalTools
 
 /// A journal as a vivabridge from before `v1.1-command-client` left it: its schema built by only the
 /// migrations that version had (their recorded SQL), holding the rows a bridge journaled for a small

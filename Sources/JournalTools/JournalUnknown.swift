@@ -3,6 +3,7 @@ import BridgeJournal
 import Foundation
 import GRDB
 import InterApp
+import JournalSQLite
 
 /// Lists the commands of a journal whose outcome is still `unknown`, and those with no outcome yet.
 public enum JournalUnknown {

@@ -2,6 +2,7 @@ import BridgeCore
 import BridgeJournal
 import Foundation
 import GRDB
+import JournalSQLite
 
 /// `vivabridge journal new`: the operator's way to begin a new journal on purpose where the bridge refuses
 /// what is left of the old one (an empty file, a missing file beside its companions, another journal).

@@ -2,6 +2,7 @@ import BridgeCore
 import BridgeJournal
 import Foundation
 import GRDB
+import JournalSQLite
 
 /// `vivabridge journal backup`: a consistent copy of a journal, taken while a bridge may be writing.
 public enum JournalBackup {

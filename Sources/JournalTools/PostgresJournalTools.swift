@@ -1,6 +1,7 @@
 import BridgeCore
 import BridgeJournal
 import InterApp
+import JournalPostgres
 import PostgresNIO
 
 /// The operator's journal commands (`vivabridge journal check|unknown|prune`) on a journal in PostgreSQL:

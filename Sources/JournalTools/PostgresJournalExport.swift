@@ -1,5 +1,6 @@
 import BridgeCore
 import BridgeJournal
+import JournalPostgres
 import PostgresNIO
 
 /// `vivabridge journal export` on a journal in PostgreSQL: the finished commands from the `commands` view's

@@ -2,6 +2,7 @@ import BridgeCore
 import BridgeJournal
 import Foundation
 import GRDB
+import JournalSQLite
 
 extension JournalPrune {
     /// Removes the finished commands of the journal at `path` whose row last changed more than `olderThanDays`

@@ -1,6 +1,7 @@
 import BridgeCore
 import BridgeJournal
 import GRDB
+import JournalSQLite
 
 /// Reads the finished commands of a journal for `vivabridge journal export`, beside a running bridge.
 public enum JournalExport {
