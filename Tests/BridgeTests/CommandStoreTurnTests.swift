@@ -74,4 +74,40 @@ struct CommandStoreTurnTests {
         #expect(try rig.staged("a") == nil)
         #expect(try rig.staged("b") == .failure, "b's turn is still open")
     }
+
+    @Test(
+        "the unknown count is the journal's at start, then kept as outcomes are staged: a resolution lowers it, a look-up never counts"
+    )
+    func unknownCountKeptByTheStore() throws {
+        let rig = try Rig()
+        let summary = ReplySummary(storedReply: [:], fingerprint: "f")
+        #expect(rig.store.unknownCount == 0)
+        let lost = try rig.finishedSale("u1", outcome: .unknown)
+        #expect(rig.store.unknownCount == 1, "staged: counted before its commit")
+        try rig.journal.commit([lost])
+        #expect(try rig.journal.unknownCount() == 1)
+
+        let stored = try #require(try rig.store.finished(id: "u1"))
+        let kept = rig.store.amend(
+            stored, outcome: .unknown, reply: #"{"id":"u1","outcome":"unknown"}"#, summary: summary, late: false,
+            atMs: 3)
+        #expect(rig.store.unknownCount == 1, "unknown kept unknown (Viva's record noted) is not counted twice")
+        let resolved = rig.store.amend(
+            stored, outcome: .success, reply: #"{"id":"u1","outcome":"success"}"#, summary: summary, late: true,
+            atMs: 4)
+        #expect(rig.store.unknownCount == 0)
+        try rig.journal.commit([kept, resolved])
+        #expect(try rig.journal.unknownCount() == 0)
+
+        let lookup = CommandRecord(
+            id: "lookup-1", lane: "lane-1", action: .transactionDetails, clientTransactionId: nil, fingerprint: "f",
+            deadlineMs: 1, waiters: [], purpose: .client(name: nil))
+        _ = rig.store.finalize(lookup, outcome: .unknown, reply: "{}", summary: summary, late: false, atMs: 5)
+        #expect(rig.store.unknownCount == 0, "a command the journal does not hold is not counted")
+
+        try rig.journal.commit([try rig.finishedSale("u2", outcome: .unknown)])
+        let restarted = CommandStore(
+            journal: rig.journal, logger: Logger(label: "store", factory: { _ in SwiftLogNoOpLogHandler() }))
+        #expect(restarted.unknownCount == 1, "a new store starts from the journal's count")
+    }
 }

@@ -24,9 +24,9 @@ extension BridgeLoop {
     }
 
     /// Samples the gauges that are not counted as they change: commands in flight and `unknown` commands
-    /// not yet resolved (a count over a partial index of the journal). Once a tick.
+    /// not yet resolved (kept by the command store, no journal query). Once a tick.
     func sampleGauges() {
-        metrics.sample(inFlight: correlator.outstandingCount, unknownUnresolved: try? journal.unknownCount())
+        metrics.sample(inFlight: correlator.outstandingCount, unknownUnresolved: correlator.unknownCount)
     }
 
     /// How many commands received since local midnight ended with each outcome, by action (for the lanes page's

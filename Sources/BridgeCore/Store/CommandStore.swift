@@ -23,10 +23,13 @@ package final class CommandStore {
     private var stagedTurns = Deque<(turn: UInt64, id: String)>()
     /// The turn the writes staged now belong to (see ``sealTurn()``).
     private var currentTurn: UInt64 = 1
+    /// How many commands are `unknown` (``unknownCount``).
+    private var unknownCommands: Int?
 
     package init(journal: any JournalStore, logger: Logger) {
         self.journal = journal
         self.logger = logger
+        unknownCommands = try? journal.unknownCount()
     }
 
     /// What ``find(id:)`` knows of an id.
@@ -47,6 +50,12 @@ package final class CommandStore {
 
     /// Every outstanding command, the bridge's own look-ups included.
     var recordCount: Int { records.count }
+
+    /// How many commands are `unknown` now, what is staged included: the journal's count when the store was
+    /// made, then kept as outcomes are staged (``finalize(_:outcome:reply:summary:late:atMs:)`` and
+    /// ``amend(_:outcome:reply:summary:late:atMs:)``: an outcome given, or one a late result or a resolution
+    /// changed), so that the gauge costs the journal no query. Nil when the journal could not count them then.
+    package var unknownCount: Int? { unknownCommands }
 
     /// Everything known of `id`: in flight, finished this turn, or journaled. The known-id filter answers
     /// a new id (nearly every id) without reading the journal.
@@ -143,6 +152,7 @@ package final class CommandStore {
     ) -> JournalEntry {
         records[record.id] = nil
         let ended = StoredCommand(record, createdMs: record.receivedMs ?? now, final: (outcome, reply))
+        countUnknown(ended, from: nil, to: outcome)
         stage(ended)
         return .final(ended, summary: summary, late: late, atMs: now)
     }
@@ -153,11 +163,19 @@ package final class CommandStore {
         _ stored: StoredCommand, outcome: Outcome, reply: String, summary: ReplySummary, late: Bool, atMs now: Int64
     ) -> JournalEntry {
         var updated = stored
+        countUnknown(stored, from: stored.outcome, to: outcome)
         updated.outcome = outcome
         updated.reply = reply
         updated.state = .final
         stage(updated)
         return .final(updated, summary: summary, late: late, atMs: now)
+    }
+
+    /// Keeps ``unknownCount`` as `command`'s outcome goes from `old` to `new`; a command the journal does not
+    /// hold (no `seq`: the bridge's own look-ups) is not counted, as it is not journaled.
+    private func countUnknown(_ command: StoredCommand, from old: Outcome?, to new: Outcome) {
+        guard let count = unknownCommands, command.seq != nil, (old == .unknown) != (new == .unknown) else { return }
+        unknownCommands = count + (new == .unknown ? 1 : -1)
     }
 
     private func stage(_ stored: StoredCommand) {
