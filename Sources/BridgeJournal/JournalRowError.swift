@@ -4,9 +4,9 @@ import BridgeCore
 /// disposition), a value this build does not know: the row was changed by hand or by another program.
 package struct JournalRowError: Error, Sendable, CustomStringConvertible {
     /// The column read.
-    package let column: String
+    let column: String
     /// What it holds.
-    package let value: String
+    let value: String
 
     package var description: String {
         "the journal's column `\(column)` holds '\(value)', which vivabridge never writes there: the row was changed "

@@ -212,7 +212,7 @@ package enum JournalSQL {
     }
 
     /// The columns of a stored command read from the `commands` view (``StoredCommand/Columns``).
-    package static let storedColumns = StoredCommand.Columns.allCases.map(\.rawValue).joined(separator: ", ")
+    static let storedColumns = StoredCommand.Columns.allCases.map(\.rawValue).joined(separator: ", ")
     /// A command by its sequence (the id's candidates come from memory).
     package static let commandBySeq = "SELECT \(storedColumns) FROM commands WHERE seq = ?"
     /// Whether an outcome row is its command's latest (a condition on `o`, a row of `outcome_log`).

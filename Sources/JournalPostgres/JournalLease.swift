@@ -10,7 +10,7 @@ import PostgresNIO
 /// judged by the database's clock, frees the lease however its holder went (docs/OPERATIONS.md, "Two bridges
 /// on one PostgreSQL journal"). Blocking calls, from one thread at a time.
 package final class JournalLease: JournalLeasing {
-    package let address: PostgresAddress
+    let address: PostgresAddress
     /// The name this bridge holds the lease under.
     package let instance: String
     /// How long the lease lasts without a renewal.

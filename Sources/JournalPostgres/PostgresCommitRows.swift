@@ -18,7 +18,7 @@ struct PostgresCommitRows {
         }
     }
 
-    package var isEmpty: Bool { commands.isEmpty && outcomes.isEmpty && callbacks.isEmpty && batches.isEmpty }
+    var isEmpty: Bool { commands.isEmpty && outcomes.isEmpty && callbacks.isEmpty && batches.isEmpty }
 
     private mutating func add(_ entry: JournalEntry) {
         switch entry {
@@ -44,7 +44,7 @@ struct PostgresCommitRows {
     }
 
     /// The statement's five values: the commands, outcomes, callbacks, lanes whose batch closed, batches opened.
-    package var binds: PostgresBindings {
+    var binds: PostgresBindings {
         let closed = batches.filter { $0.batch == nil }.map { Self.text($0.lane) }
         let opened = batches.compactMap { lane, batch in
             batch.map { Self.array(BatchRow(lane: lane, batch: $0).values) }

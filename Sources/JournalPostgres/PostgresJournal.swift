@@ -12,15 +12,15 @@ import Synchronization
 /// own (``PostgresCommitter``), every turn it takes in one statement. Ids are found from memory
 /// (``CommandIndex``, rebuilt at open by one pass along `command_log`), as on SQLite.
 package final class PostgresJournal: JournalStore {
-    package let address: PostgresAddress
+    let address: PostgresAddress
     package var location: String { address.location }
     private let link: PostgresLink
     /// The epoch of the journal's lease this bridge holds: every commit is refused unless the lease is still
     /// this one's (``PostgresJournalSQL/fencedCommit``). Nil: commits are not fenced (the journal commands).
-    package let leaseEpoch: Int?
+    let leaseEpoch: Int?
     /// Where each id sits in the log, and the next sequence.
     private var places = LogPlaces()
-    package var index: CommandIndex { places.index }
+    var index: CommandIndex { places.index }
 
     /// Connects, refuses a journal of a newer vivabridge, creates or migrates the schema, and reads every
     /// command's id into memory; `leaseEpoch` fences every commit by the lease held (nil: none).
@@ -100,7 +100,7 @@ package final class PostgresJournal: JournalStore {
     ///
     /// - Throws: ``JournalError`` (``JournalError/Code/leaseLost``) when the lease is no longer this bridge's,
     ///   nothing written; ``PostgresProblem`` for any other failure.
-    package static func write(_ turns: [[JournalEntry]], on link: PostgresLink, leaseEpoch: Int?) throws {
+    static func write(_ turns: [[JournalEntry]], on link: PostgresLink, leaseEpoch: Int?) throws {
         let rows = PostgresCommitRows(turns)
         guard !rows.isEmpty else { return }
         guard let leaseEpoch else {
@@ -291,15 +291,15 @@ final class PostgresCommitter: JournalCommitter {
         self.leaseEpoch = leaseEpoch
     }
 
-    package func commit(_ turns: [[JournalEntry]]) throws {
+    func commit(_ turns: [[JournalEntry]]) throws {
         try PostgresJournal.write(turns, on: link, leaseEpoch: leaseEpoch)
     }
 
     /// Commits: the log's appends take no lock another session holds (the lease's row is read `FOR SHARE`).
-    package func commitUnlessBusy(_ turns: [[JournalEntry]]) throws -> Bool {
+    func commitUnlessBusy(_ turns: [[JournalEntry]]) throws -> Bool {
         try commit(turns)
         return true
     }
 
-    package func close() { link.close() }
+    func close() { link.close() }
 }

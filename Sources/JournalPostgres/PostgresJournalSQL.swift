@@ -124,7 +124,7 @@ package enum PostgresJournalSQL {
     /// batches opened (`$5`). A command already in the log under its sequence (a commit retried after its
     /// answer was lost) is not written twice; a sequence another id already holds fails the whole statement
     /// (two writers, or a log the bridge did not read at start: never a command silently dropped).
-    package static let commit = "WITH \(commitBody)"
+    static let commit = "WITH \(commitBody)"
 
     /// ``commit`` under the journal's lease of epoch `$6` (``PostgresLeaseSQL/fence``): the whole statement
     /// fails, nothing written, when the lease is another's or ran out.
@@ -168,8 +168,8 @@ package enum PostgresJournalSQL {
     static let lateForOther = numbered(JournalSQL.lateForOther)
     static let preAuthByOrderCode = numbered(JournalSQL.preAuthByOrderCodeInLog)
     static let unknownOfAction = numbered(JournalSQL.unknownOfAction)
-    package static let unknownCount = numbered(JournalSQL.unknownCount)
-    package static let outstanding = numbered(JournalSQL.outstanding)
+    static let unknownCount = numbered(JournalSQL.unknownCount)
+    static let outstanding = numbered(JournalSQL.outstanding)
     static let outcomeCounts = """
         SELECT action, outcome, COUNT(*) AS n FROM commands
         WHERE state = 'final' AND outcome IS NOT NULL AND created_ms >= $1 GROUP BY action, outcome

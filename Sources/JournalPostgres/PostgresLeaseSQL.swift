@@ -51,10 +51,10 @@ enum PostgresLeaseSQL {
         """
 
     /// Hands the lease of epoch `$1` over: it is free at once.
-    package static let release = "UPDATE journal_lease SET expires_at = '-infinity' WHERE id = 1 AND epoch = $1"
+    static let release = "UPDATE journal_lease SET expires_at = '-infinity' WHERE id = 1 AND epoch = $1"
 
     /// Who holds the lease: instance, epoch, and whether it is still running.
-    package static let holder = "SELECT instance, epoch, expires_at > clock_timestamp() FROM journal_lease WHERE id = 1"
+    static let holder = "SELECT instance, epoch, expires_at > clock_timestamp() FROM journal_lease WHERE id = 1"
 
     /// The SQLSTATE of a statement refused by the lease (`vivabridge_lease_lost`, created with the lease's row):
     /// a class of its own, so that the refusal is told by its code, never by its words.

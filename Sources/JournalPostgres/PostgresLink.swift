@@ -20,9 +20,9 @@ import ZeroMQ
 /// TCP keepalives and `tcp_user_timeout` are set on both ends, so that a peer gone without closing (a host
 /// down, a cable pulled) is noticed within ``deadPeerSeconds`` rather than after the kernel's two hours.
 package final class PostgresLink: Sendable {
-    package let address: PostgresAddress
+    let address: PostgresAddress
     /// What the connection is for, in the server's `application_name` (`vivabridge-journal`, `vivabridge-writer`).
-    package let role: String
+    let role: String
     private let connection = Mutex<PostgresConnection?>(nil)
     /// Whether ``run(prepared:)`` prepares its statement; false once the server (a pooler) lost one.
     private let preparing = Atomic<Bool>(true)
@@ -104,7 +104,7 @@ package final class PostgresLink: Sendable {
     /// thread waits for that task's answer.
     ///
     /// - Throws: ``PostgresProblem`` saying what PostgreSQL or the connection said.
-    package func run<Statement: PostgresPreparedStatement>(prepared statement: Statement) throws
+    func run<Statement: PostgresPreparedStatement>(prepared statement: Statement) throws
     where Statement.Row == () {
         guard preparing.load(ordering: .relaxed) else {
             try query(Statement.sql, try statement.makeBindings())
@@ -264,7 +264,7 @@ package final class PostgresLink: Sendable {
 /// What PostgreSQL or the connection to it said, in words: the server's message and SQLSTATE, or what
 /// happened to the connection. Never the password; the statement's values are not shown either.
 struct PostgresProblem: Error, CustomStringConvertible {
-    package let description: String
+    let description: String
     /// The server's SQLSTATE, when the server refused the statement.
     let sqlState: String?
     /// The server's detail, when it gave one.

@@ -23,7 +23,7 @@ package enum PostgresMigrations {
         ]
 
     /// The names this build knows, oldest first.
-    package static var known: [String] { steps.map(\.name) }
+    static var known: [String] { steps.map(\.name) }
 
     /// Two bridges starting on one database migrate it one after the other (`pg_advisory_xact_lock`).
     private static let migrationLock: Int64 = 0x7669_7661_6d69_6772  // "vivamigr"

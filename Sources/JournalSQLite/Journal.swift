@@ -9,9 +9,9 @@ import GRDB
 /// leaves and before any outcome is replied or published. The journal is used by the bridge's loop
 /// thread only.
 package final class Journal: JournalStore {
-    package let database: DatabaseQueue
+    let database: DatabaseQueue
     /// The file the journal lives in.
-    package let path: String
+    let path: String
     package var location: String { path }
     /// The file's device and inode when it was opened: another file at `path` is not this journal.
     private let identity: (device: UInt64, inode: UInt64)?
@@ -21,7 +21,7 @@ package final class Journal: JournalStore {
     /// Where each command id sits in the log: see ``mayHold(id:)`` and ``command(id:)``.
     /// Where each id sits in the log, and the next sequence.
     private var places = LogPlaces()
-    package var index: CommandIndex { places.index }
+    var index: CommandIndex { places.index }
 
     /// Opens (or creates) the journal at `path`, in WAL mode.
     ///
@@ -252,7 +252,7 @@ package final class Journal: JournalStore {
     }
 
     /// Writes `entries`, in order, with `appends` of the transaction `db` is in.
-    package static func write(_ entries: [JournalEntry], in db: Database, with appends: LogAppends) throws {
+    static func write(_ entries: [JournalEntry], in db: Database, with appends: LogAppends) throws {
         for entry in entries { try apply(entry, in: db, appends) }
     }
 
@@ -260,8 +260,8 @@ package final class Journal: JournalStore {
     /// and compares the statement's whole text.
     package struct LogAppends {
         package let command: Statement
-        package let outcome: Statement
-        package let callback: Statement
+        let outcome: Statement
+        let callback: Statement
 
         package init(_ db: Database) throws {
             command = try db.cachedStatement(sql: CommandLogRow.append)

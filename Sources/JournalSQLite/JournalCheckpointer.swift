@@ -22,23 +22,23 @@ import ZeroMQ
 /// WAL holds more than ``busyFrames``, it checkpoints every ``busyIntervalMs`` rather than every interval.
 package final class JournalCheckpointer: Sendable {
     /// The WAL size, in frames (pages), past which a checkpoint rewinds it (64 MB at 4 KB pages).
-    package static let restartFrames = 16_384
+    static let restartFrames = 16_384
     /// The WAL file's size past which a rewound WAL is cut back (`journal_size_limit`): twice the size a
     /// RESTART rewinds, so that under load the file is reused as it is rather than cut to 64 MB and grown
     /// again past it after every RESTART; on this VM's ext4 the growing cost the saturated p99 1-2 ms
     /// (docs/PERFORMANCE.md 6.12). A WAL grown further (a burst in the second before the checkpoints speed
     /// up, a long reader) is cut back to it: the file stays at 128 MB under load (`--only scale`).
-    package static let walSizeLimitBytes = 2 * restartFrames * 4096
+    static let walSizeLimitBytes = 2 * restartFrames * 4096
     /// Past this many frames (8 MB) the WAL is checkpointed every ``busyIntervalMs`` instead of every interval.
-    package static let busyFrames = 2048
+    static let busyFrames = 2048
     /// The checkpoint interval while the WAL is past ``busyFrames``.
-    package static let busyIntervalMs = 100
+    static let busyIntervalMs = 100
 
     private let stopSignal = DispatchSemaphore(value: 0)
     private let restartCount = RestartCount()
     /// How many RESTART checkpoints have rewound the WAL since the checkpointer started (not counting
     /// those a reader held back).
-    package var restarts: Int { restartCount.value.load(ordering: .relaxed) }
+    var restarts: Int { restartCount.value.load(ordering: .relaxed) }
 
     private final class RestartCount: Sendable {
         let value = Atomic<Int>(0)

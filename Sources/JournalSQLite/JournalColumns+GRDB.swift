@@ -52,7 +52,7 @@ extension Statement {
     /// name at every row).
     ///
     /// - Throws: ``JournalSchemaError`` when the statement selects no such column.
-    package func position(of column: some ColumnExpression) throws -> Int {
+    func position(of column: some ColumnExpression) throws -> Int {
         guard let position = index(ofColumn: column.name) else {
             throw JournalSchemaError(column: column.name, sql: sql)
         }

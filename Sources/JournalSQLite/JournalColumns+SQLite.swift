@@ -4,7 +4,7 @@ import GRDB
 
 extension StatementBinder {
     /// Binds `value` as its kind is stored (a flag as 1 or 0, nil as NULL).
-    package mutating func bind(_ value: ColumnValue) {
+    mutating func bind(_ value: ColumnValue) {
         switch value {
         case .integer(let value): integer(value)
         case .flag(let value): boolean(value)

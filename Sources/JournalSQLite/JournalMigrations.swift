@@ -118,7 +118,7 @@ package enum JournalMigrations {
     }
 
     /// The names of the migrations this build knows, oldest first.
-    package static let known = migrator.migrations
+    static let known = migrator.migrations
 
     /// The migrations applied to the journal that this build does not know, in name order; empty for
     /// a journal this build (or an older one) wrote.

@@ -13,9 +13,9 @@ import InterApp
 /// (`vivabridge journal accept-gap`).
 package struct JournalPosition: Equatable, Sendable {
     /// The journal's id (``JournalIdentity``).
-    package var journal: String
+    var journal: String
     /// The epoch of the last start on it.
-    package var epoch: Int
+    var epoch: Int
     /// The last command's sequence in `command_log` (kept through retention, below).
     var commandSeq: Int64
     /// The last outcome's sequence in `outcome_log`.
@@ -27,7 +27,7 @@ package struct JournalPosition: Equatable, Sendable {
     static let prunedOutcomeKey = "pruned_outcome_seq"
 
     /// The journal's own position, read from it (`nil` when it has no id yet).
-    package static func read(_ db: Database) throws -> JournalPosition? {
+    static func read(_ db: Database) throws -> JournalPosition? {
         let row = try Row.fetchOne(
             db,
             sql: """
@@ -58,7 +58,7 @@ package struct JournalPosition: Equatable, Sendable {
     }
 
     /// Why a journal at `self` may not be served when the bridge last recorded `recorded`, or nil when it may.
-    package func refusal(against recorded: JournalPosition, path: String) -> String? {
+    func refusal(against recorded: JournalPosition, path: String) -> String? {
         let file = "\((path as NSString).lastPathComponent)\(JournalPositionFile.suffix)"
         let acceptGap = "`vivabridge journal accept-gap --journal \(path) --by NAME`"
         if recorded.journal != journal {
@@ -82,7 +82,7 @@ package struct JournalPosition: Equatable, Sendable {
     var described: String { "command #\(commandSeq), outcome #\(outcomeSeq), epoch \(epoch)" }
 
     /// One line of JSON, as the `.position` file holds it.
-    package var line: String {
+    var line: String {
         #"{"journal":"\#(journal)","epoch":\#(epoch),"commandSeq":\#(commandSeq),"outcomeSeq":\#(outcomeSeq)}"#
     }
 
@@ -112,7 +112,7 @@ package enum JournalPositionFile {
     /// What the file says: nil when there is none (a first start, a journal older than positions).
     ///
     /// - Throws: ``JournalError`` when the file is there but unreadable.
-    package static func read(journal: String) throws(JournalError) -> JournalPosition? {
+    static func read(journal: String) throws(JournalError) -> JournalPosition? {
         let target = journal + suffix
         guard FileManager.default.fileExists(atPath: target) else { return nil }
         guard let text = try? String(contentsOfFile: target, encoding: .utf8),
@@ -127,7 +127,7 @@ package enum JournalPositionFile {
     }
 
     /// Writes `position` beside the journal at `journal`: a temporary file, synced when `durably`, renamed over.
-    package static func write(_ position: JournalPosition, journal: String, durably: Bool) throws(JournalError) {
+    static func write(_ position: JournalPosition, journal: String, durably: Bool) throws(JournalError) {
         try JournalIdentityFile.replace(journal + suffix, with: position.line, journal: journal, durably: durably)
     }
 }

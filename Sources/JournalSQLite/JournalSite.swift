@@ -19,7 +19,7 @@ package struct JournalSite {
     }
 
     /// The journal's path.
-    package let path: String
+    let path: String
     package let file: File
     /// The companion files that exist, by suffix (`-wal`, `-shm`, `.lock`, `.identity`, `.position`).
     let companions: [String]
@@ -47,7 +47,7 @@ package struct JournalSite {
 
     /// Why no journal may be begun or opened here as it is, or nil when the file is a journal to open
     /// (its identity is compared once it is open) or when no journal ever lived here.
-    package var refusal: String? {
+    var refusal: String? {
         switch file {
         case .present:
             return nil
@@ -91,7 +91,7 @@ package enum JournalIdentityFile {
     }
 
     /// Writes `id` beside the journal at `journal`, durably (a temporary file synced, then renamed over).
-    package static func write(_ id: String, journal: String) throws(JournalError) {
+    static func write(_ id: String, journal: String) throws(JournalError) {
         try replace(journal + suffix, with: id, journal: journal, durably: true)
     }
 

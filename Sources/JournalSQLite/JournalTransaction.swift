@@ -38,8 +38,8 @@ extension DatabaseQueue {
         }
     }
 
-    package static let begin = "BEGIN IMMEDIATE TRANSACTION"
-    package static let commit = "COMMIT TRANSACTION"
+    static let begin = "BEGIN IMMEDIATE TRANSACTION"
+    static let commit = "COMMIT TRANSACTION"
 
     private static func transaction(
         _ db: Database, begin: Statement, commit: Statement, _ body: (Database) throws -> Void
@@ -66,9 +66,9 @@ extension DatabaseQueue {
 /// connection closes, when no commit can run.
 final class PreparedCommit: @unchecked Sendable {
     struct Statements {
-        package let begin: Statement
-        package let appends: Journal.LogAppends
-        package let commit: Statement
+        let begin: Statement
+        let appends: Journal.LogAppends
+        let commit: Statement
     }
 
     private var prepared: Statements?
@@ -84,5 +84,5 @@ final class PreparedCommit: @unchecked Sendable {
     }
 
     /// Lets the statements go, so that the connection can close.
-    package func drop() { prepared = nil }
+    func drop() { prepared = nil }
 }

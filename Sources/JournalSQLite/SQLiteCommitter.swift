@@ -6,7 +6,7 @@ import Synchronization
 /// SQLite's ``JournalCommitter``: a connection of the writer's own, each call one transaction.
 final class SQLiteCommitter: JournalCommitter {
     /// Its connection (tests set per-connection limits on it).
-    package let database: DatabaseQueue
+    let database: DatabaseQueue
     /// Whether the connection waits for a lock another holds (``Journal/retryWhileBusy``), or gives up at
     /// once (``commitUnlessBusy(_:)``).
     private let waits: BusyWaits
@@ -26,13 +26,13 @@ final class SQLiteCommitter: JournalCommitter {
         }
     }
 
-    package func commit(_ turns: [[JournalEntry]]) throws {
+    func commit(_ turns: [[JournalEntry]]) throws {
         try database.inPreparedTransaction(prepared) { db, appends in
             for entries in turns { try Journal.write(entries, in: db, with: appends) }
         }
     }
 
-    package func commitUnlessBusy(_ turns: [[JournalEntry]]) throws -> Bool {
+    func commitUnlessBusy(_ turns: [[JournalEntry]]) throws -> Bool {
         waits.on.store(false, ordering: .relaxed)
         defer { waits.on.store(true, ordering: .relaxed) }
         do {
@@ -43,7 +43,7 @@ final class SQLiteCommitter: JournalCommitter {
         }
     }
 
-    package func close() {
+    func close() {
         prepared.drop()
         try? database.close()
     }

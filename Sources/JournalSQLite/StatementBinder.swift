@@ -11,15 +11,15 @@ import GRDBSQLite
 /// (docs/PERFORMANCE.md 6.12). ``Statement/run(_:)`` binds instead.
 package struct StatementBinder {
     private let statement: SQLiteStatement
-    package private(set) var count: Int32 = 0
+    private(set) var count: Int32 = 0
     /// The first bind SQLite refused (`SQLITE_TOOBIG`, `SQLITE_NOMEM`: the slot is then NULL), if any.
-    package private(set) var refused: (index: Int32, code: Int32)?
+    private(set) var refused: (index: Int32, code: Int32)?
 
     fileprivate init(_ statement: SQLiteStatement) { self.statement = statement }
 
     /// Binds text, or NULL for nil. As GRDB binds it (a C string: text ends at a NUL character), so that
     /// GRDB's look-ups find what this stored; SQLite copies the bytes.
-    package mutating func text(_ value: String?) {
+    mutating func text(_ value: String?) {
         count += 1
         guard let value else {
             check(sqlite3_bind_null(statement, count))
@@ -30,7 +30,7 @@ package struct StatementBinder {
     }
 
     /// Binds an integer, or NULL for nil.
-    package mutating func integer(_ value: Int64?) {
+    mutating func integer(_ value: Int64?) {
         count += 1
         if let value {
             check(sqlite3_bind_int64(statement, count, value))
@@ -40,10 +40,10 @@ package struct StatementBinder {
     }
 
     /// Binds an integer, or NULL for nil.
-    package mutating func integer(_ value: Int?) { integer(value.map(Int64.init)) }
+    mutating func integer(_ value: Int?) { integer(value.map(Int64.init)) }
 
     /// Binds 1 or 0, as GRDB stores a `Bool`.
-    package mutating func boolean(_ value: Bool) { integer(Int64(value ? 1 : 0)) }
+    mutating func boolean(_ value: Bool) { integer(Int64(value ? 1 : 0)) }
 
     private mutating func check(_ code: Int32) {
         if code != SQLITE_OK, refused == nil { refused = (count, code) }
@@ -60,7 +60,7 @@ extension Statement {
     /// - Throws: a `DatabaseError` when SQLite refused a value, when `bind` binds another number of values
     ///   than the statement has parameters, or when SQLite fails the statement (it is reset either way,
     ///   ready for the next run).
-    package func run(_ bind: (inout StatementBinder) -> Void) throws {
+    func run(_ bind: (inout StatementBinder) -> Void) throws {
         let statement = sqliteStatement
         sqlite3_reset(statement)
         var binder = StatementBinder(statement)
@@ -90,21 +90,21 @@ extension Statement {
 
 extension CommandLogRow {
     /// Binds its values in the order of ``append``.
-    package func bind(into binder: inout StatementBinder) {
+    func bind(into binder: inout StatementBinder) {
         for column in Self.columns { binder.bind(value(column)) }
     }
 }
 
 extension CallbackRow {
     /// Binds its values in the order of ``append``.
-    package func bind(into binder: inout StatementBinder) {
+    func bind(into binder: inout StatementBinder) {
         for column in Self.columns { binder.bind(value(column)) }
     }
 }
 
 extension OutcomeLogRow {
     /// Binds its values in the order of ``append``.
-    package func bind(into binder: inout StatementBinder) {
+    func bind(into binder: inout StatementBinder) {
         for column in Self.columns { binder.bind(value(column)) }
         summary.bindColumns(into: &binder)
     }

@@ -6,7 +6,7 @@ import VivaCloudModels
 enum CloudLaneCommand {
     /// The actions a cloud lane runs, each a session of its ``call(for:)``, and `abort` as the session deleted.
     /// Queries (`status`, `lanes`) are the bridge's own and run on any lane.
-    package static let actions: Set<TerminalAction> = [
+    static let actions: Set<TerminalAction> = [
         .sale, .preAuth, .capturePreAuth, .cancel, .unreferencedRefund, .fastRefund, .abort,
     ]
 
@@ -31,7 +31,7 @@ enum CloudLaneCommand {
     }
 
     /// The call of Viva's Cloud Terminal API that runs `action`.
-    package static func call(for action: TerminalAction) -> CloudTerminalCall {
+    static func call(for action: TerminalAction) -> CloudTerminalCall {
         switch action {
         case .capturePreAuth: .preauthCompletion
         case .cancel: .refund
@@ -43,7 +43,7 @@ enum CloudLaneCommand {
 
     /// Why `terminal` cannot run on cloud lane `lane`, as the refusal its sender gets (nothing is sent), or nil
     /// when it can.
-    package static func refusal(_ terminal: TerminalCommand, id: String) -> Rejection? {
+    static func refusal(_ terminal: TerminalCommand, id: String) -> Rejection? {
         let action = terminal.action
         func refused(_ code: RejectionCode, _ message: String) -> Rejection {
             Rejection(code, message, id: id, lane: terminal.lane, action: action.rawValue)
@@ -92,7 +92,7 @@ enum CloudLaneCommand {
     /// `parentSessionId` is the session of its `parentId` (a capture or referenced refund). The
     /// `merchantReference` is the command's `clientTransactionId`, else its `id`: what Viva's records then show
     /// as `MerchantTrns`.
-    package static func request(
+    static func request(
         _ terminal: TerminalCommand, id: String, sessionId: String, parentSessionId: String?, on device: CloudTerminal
     ) -> CloudTerminalRequest {
         let action = terminal.action
@@ -110,7 +110,7 @@ enum CloudLaneCommand {
     /// The outcome `result` makes: `success` only for a session Viva's transaction record confirmed; a
     /// declined session `failure` (`aborted` when the bridge deleted it); a request Viva refused
     /// `undeliverable` (no session was started); anything else `unknown`.
-    package static func reply(_ result: CloudSessionResult, sessionId: String, aborted: Bool) -> Reply {
+    static func reply(_ result: CloudSessionResult, sessionId: String, aborted: Bool) -> Reply {
         switch result {
         case .approved(let session, let record):
             var fields = Self.fields(of: session, sessionId: sessionId)
@@ -134,7 +134,7 @@ enum CloudLaneCommand {
     }
 
     /// The session's fields under the names a relay lane's reply uses; the card number masked.
-    package static func fields(of session: CloudTerminalSession, sessionId: String) -> JSONObject {
+    static func fields(of session: CloudTerminalSession, sessionId: String) -> JSONObject {
         var fields = JSONObject()
         fields["sessionId"] = .string(sessionId)
         func put(_ key: String, _ value: String?) {

@@ -9,7 +9,7 @@ import VivaCloudModels
 package enum FilledCommand {
     /// The fingerprint of every filled command: not a command's canonical JSON (it has no `id` or `action`),
     /// so never equal to one.
-    package static let fingerprint = #"{"filledFrom":"viva"}"#
+    static let fingerprint = #"{"filledFrom":"viva"}"#
 
     /// The actions whose repeat a filled command answers: the money Viva records with a `clientTransactionId`.
     static let answeredActions: Set<TerminalAction> = [.sale, .preAuth]
@@ -20,7 +20,7 @@ package enum FilledCommand {
     /// Whether `stored`, a filled command, answers `terminal`: a sale or pre-authorisation for the amount Viva
     /// recorded (with or without its tip). Another action or amount under the same reference is another
     /// command, and a conflict.
-    package static func answers(_ terminal: TerminalCommand, _ stored: StoredCommand) -> Bool {
+    static func answers(_ terminal: TerminalCommand, _ stored: StoredCommand) -> Bool {
         guard isFilled(stored), answeredActions.contains(terminal.action),
             let recorded = stored.replyObject?["result"]?.objectValue?["amount"]?.intValue
         else { return false }
@@ -29,7 +29,7 @@ package enum FilledCommand {
     }
 
     /// The stored reply of `stored`, addressed to the repeat `command` on `lane`: its id and lane.
-    package static func reply(_ stored: StoredCommand, to command: Command, lane: String) -> [UInt8]? {
+    static func reply(_ stored: StoredCommand, to command: Command, lane: String) -> [UInt8]? {
         guard var reply = stored.replyObject else { return nil }
         reply["id"] = .string(command.id)
         reply["lane"] = .string(lane)
@@ -38,7 +38,7 @@ package enum FilledCommand {
 
     /// The outcome Viva's `transaction` proves: `F` success, `E` failure; another status proves nothing, and
     /// the command is filled `unknown` (its reference is kept, so a repeat is never sent again).
-    package static func outcome(of transaction: DayTransaction) -> Outcome {
+    static func outcome(of transaction: DayTransaction) -> Outcome {
         switch transaction.statusId {
         case .finished: .success
         case .error: .failure

@@ -9,33 +9,33 @@ import VivaCloudModels
 package struct VivaLookups {
     /// One command waiting.
     package struct Candidate: Equatable {
-        package var id: String
-        package var lane: String
-        package var action: TerminalAction
+        var id: String
+        var lane: String
+        var action: TerminalAction
         /// The `clientTransactionId` the bridge sent: Viva's `MerchantTrns`.
-        package var merchantTrns: String
+        var merchantTrns: String
         /// The amount asked, in cents.
-        package var amount: Int?
+        var amount: Int?
         /// When it became `unknown` (or was created, for one found in the journal at start).
         var unknownSinceMs: Int64
         /// When it is next looked up.
-        package var dueMs: Int64
+        var dueMs: Int64
         /// How many look-ups were answered so far.
         var attempts = 0
         /// Whether a look-up of it is under way.
-        package var asking = false
+        var asking = false
 
         /// Viva's days (`YYYY-MM-DD`) that may hold it: its UTC day and the days either side, since Viva dates
         /// a transaction in the merchant's local time.
-        package var days: [String] { VivaLookups.days(aroundMs: unknownSinceMs) }
+        var days: [String] { VivaLookups.days(aroundMs: unknownSinceMs) }
     }
 
     /// The actions looked up: the money a terminal takes or holds, named by `clientTransactionId`.
-    package static let actions: Set<TerminalAction> = [.sale, .preAuth]
+    static let actions: Set<TerminalAction> = [.sale, .preAuth]
 
     let resolveAfterMs: Int64
-    package let schedule: VivaLookupSchedule
-    package private(set) var candidates: [String: Candidate] = [:]
+    let schedule: VivaLookupSchedule
+    private(set) var candidates: [String: Candidate] = [:]
 
     package init(resolveAfterMs: Int, schedule: VivaLookupSchedule) {
         self.resolveAfterMs = Int64(resolveAfterMs)
@@ -45,7 +45,7 @@ package struct VivaLookups {
     /// Takes command `id` as a candidate (once: a second call keeps the first); false when it cannot be
     /// looked up (not a money action of ``actions``, no `clientTransactionId`) or is past the schedule.
     @discardableResult
-    package mutating func add(
+    mutating func add(
         id: String, lane: String, action: TerminalAction, merchantTrns: String?, amount: Int?, unknownSinceMs: Int64,
         nowMs: Int64
     ) -> Bool {
@@ -59,7 +59,7 @@ package struct VivaLookups {
     }
 
     /// Forgets `id` (resolved, by Viva or a person, or completed by a late result).
-    package mutating func remove(_ id: String) { candidates[id] = nil }
+    mutating func remove(_ id: String) { candidates[id] = nil }
 
     /// The candidates due at `nowMs` and not being asked, now marked as asked; nil when none is due.
     mutating func takeDue(nowMs: Int64) -> VivaLookupRequest? {
@@ -89,10 +89,10 @@ package struct VivaLookups {
     }
 
     /// The look-up of `id` failed (Viva could not be asked): due again by the schedule, as an answer would.
-    package mutating func failed(_ id: String, nowMs: Int64) -> Candidate? { lookAgain(id, nowMs: nowMs) }
+    mutating func failed(_ id: String, nowMs: Int64) -> Candidate? { lookAgain(id, nowMs: nowMs) }
 
     /// The earliest time a candidate not being asked is due.
-    package var nextDueMs: Int64? { candidates.values.lazy.filter { !$0.asking }.map(\.dueMs).min() }
+    var nextDueMs: Int64? { candidates.values.lazy.filter { !$0.asking }.map(\.dueMs).min() }
 
     /// The UTC day of `ms` and the days either side, `YYYY-MM-DD`.
     package static func days(aroundMs ms: Int64) -> [String] {
@@ -104,17 +104,17 @@ package struct VivaLookups {
 /// serve.
 package struct VivaLookupRequest: Sendable, Equatable {
     /// The commands looked up.
-    package var ids: [String]
+    var ids: [String]
     /// The days listed, each once.
     package var days: [String]
 }
 
 /// What Viva answered to a ``VivaLookupRequest``: each day's transactions, or why it could not be listed.
 package struct VivaLookupAnswer: Sendable {
-    package var request: VivaLookupRequest
-    package var transactions: [String: [DayTransaction]]
+    var request: VivaLookupRequest
+    var transactions: [String: [DayTransaction]]
     /// The days that could not be listed, with the client's error (never a secret).
-    package var failures: [String: String]
+    var failures: [String: String]
 
     /// Creates an answer.
     package init(

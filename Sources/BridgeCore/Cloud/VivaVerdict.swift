@@ -32,7 +32,7 @@ package enum VivaVerdict: Equatable {
     }
 
     /// The outcome it proves, if any.
-    package var outcome: Outcome? {
+    var outcome: Outcome? {
         switch self {
         case .success: .success
         case .failure: .failure
@@ -51,7 +51,7 @@ package enum VivaVerdict: Equatable {
 
     /// Its name in logs and metrics: `success`, `failure`, `not_found`, `amount_differs`,
     /// `several_matches`, `other_status`.
-    package var label: String {
+    var label: String {
         switch self {
         case .success: "success"
         case .failure: "failure"
@@ -63,7 +63,7 @@ package enum VivaVerdict: Equatable {
     }
 
     /// `viva` as a stored reply keeps it: `found`, `checkedAt`, and the transaction (or `matches`).
-    package func record(checkedAtMs: Int64) -> JSONObject {
+    func record(checkedAtMs: Int64) -> JSONObject {
         var viva = JSONObject()
         viva["found"] = .bool(self != .notFound)
         viva["checkedAt"] = .string(Timestamp.iso8601(ms: checkedAtMs))

@@ -7,11 +7,11 @@ import InterApp
 /// (``Correlator/authorisation(namedBy:lane:)``).
 package struct Authorisation {
     /// The `pre_auth` command's id.
-    package let id: String
+    let id: String
     /// The identifiers the terminal gave the authorisation.
-    package let orderCode: String?
+    let orderCode: String?
     let shortOrderCode: String?
-    package let referenceNumber: String?
+    let referenceNumber: String?
 
     /// The identifiers of a successful `pre_auth` answer.
     package init(id: String, result: JSONObject?) {
@@ -38,7 +38,7 @@ extension Correlator {
     /// The id of the `pre_auth` whose authorisation a successful capture's answer names: a remembered one (same
     /// `orderCode`, or without one the same `shortOrderCode`), else the newest successful pre-auth of the lane
     /// in the journal whose answer had that `orderCode`, so that the link survives a restart of the bridge.
-    package func authorisation(namedBy result: JSONObject?, lane: LaneState) -> String? {
+    func authorisation(namedBy result: JSONObject?, lane: LaneState) -> String? {
         if let remembered = lane.authorisations.last(where: { $0.isNamed(by: result) }) { return remembered.id }
         guard let orderCode = result?["orderCode"]?.stringValue, !orderCode.isEmpty else { return nil }
         do {

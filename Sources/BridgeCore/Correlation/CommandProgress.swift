@@ -13,7 +13,7 @@ package enum CommandProgress: Equatable {
     case delivered
 
     /// The state the journal, `status` and the `lanes` answer show: a restored command shows `forwarded`.
-    package var state: RecordState {
+    var state: RecordState {
         switch self {
         case .accepted: .accepted
         case .forwarded, .restored: .forwarded
@@ -32,14 +32,14 @@ package enum CommandProgress: Equatable {
 
     /// The loop handed the command's URL to the lane's link. Returns whether it moved (only an accepted
     /// command does).
-    package mutating func sent() -> Bool {
+    mutating func sent() -> Bool {
         guard self == .accepted else { return false }
         self = .forwarded
         return true
     }
 
     /// The relay said `opened`. Returns whether it moved (not when already delivered).
-    package mutating func opened() -> Bool {
+    mutating func opened() -> Bool {
         guard self != .delivered else { return false }
         self = .delivered
         return true

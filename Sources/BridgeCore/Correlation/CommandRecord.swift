@@ -18,18 +18,18 @@ package enum CommandPurpose: Equatable {
 
 /// A terminal command the bridge is waiting on: in memory only while it is outstanding.
 package final class CommandRecord {
-    package let id: String
+    let id: String
     package let lane: String
-    package let action: TerminalAction
-    package let clientTransactionId: String?
-    package let fingerprint: String
+    let action: TerminalAction
+    let clientTransactionId: String?
+    let fingerprint: String
     /// Where it is on its way to the terminal app, and whether the app may have it open.
     var progress = CommandProgress.accepted
     var deadlineMs: Int64
     /// Everyone who sent this command (the first sender and any idempotent repeats while in flight).
     var waiters: [ReplyTarget]
     /// A client's command, or the bridge's own look-up.
-    package let purpose: CommandPurpose
+    let purpose: CommandPurpose
     /// For a sale: the amount and tip it asked for, checked against what the terminal approved.
     var requested: RequestedAmounts?
     /// When the bridge received it (nil for a command restored after a restart): for its duration metric
@@ -53,10 +53,10 @@ package final class CommandRecord {
     }
 
     /// Where it is on its way, as the journal and `status` show it.
-    package var state: RecordState { progress.state }
+    var state: RecordState { progress.state }
 
     /// The admitted client that sent it first; nil on plain sockets and for the bridge's own look-ups.
-    package var client: String? {
+    var client: String? {
         guard case .client(let name) = purpose else { return nil }
         return name
     }
@@ -71,8 +71,8 @@ package final class CommandRecord {
 /// A sale stopped by an abort, kept open for the grace period in which its own callback may still
 /// arrive (and, if it reports success, overrule the abort).
 package struct GraceSale {
-    package let sale: CommandRecord
-    package let abort: CommandRecord
+    let sale: CommandRecord
+    let abort: CommandRecord
     /// What the abort answer said, used as the sale's result when its own callback never comes.
     let abortMessage: String
     let abortResult: JSONObject

@@ -14,7 +14,7 @@ package protocol CorrelationMetrics: AnyObject {
 
 extension CorrelationMetrics {
     /// Counts one command answered with `outcome`.
-    package func command(action: String?, outcome: Outcome, code: RejectionCode? = nil, elapsedMs: Int64?) {
+    func command(action: String?, outcome: Outcome, code: RejectionCode? = nil, elapsedMs: Int64?) {
         command(action: action, outcome: outcome, code: code, elapsedMs: elapsedMs, times: 1)
     }
 }

@@ -2,24 +2,24 @@
 /// service makes it from the loaded configuration (`BridgeConfiguration.correlation`).
 package struct CorrelationSettings: Sendable, Equatable {
     /// The lanes, in configuration order.
-    package var lanes: [LaneConfiguration]
+    var lanes: [LaneConfiguration]
     /// The largest command accepted, in bytes (`maxCommandBytes`).
-    package var maxCommandBytes: Int
+    var maxCommandBytes: Int
     /// How long an aborted command waits for its late callback (`abortGraceMs`).
-    package var abortGraceMs: Int
+    var abortGraceMs: Int
     /// How long an open batch is kept (`batchExpiryHours`).
-    package var batchExpiryHours: Int
+    var batchExpiryHours: Int
     /// With `vivaCloud`: how cloud lanes are polled and when unknowns are looked up; nil without it.
-    package var cloud: Cloud?
+    var cloud: Cloud?
 
     /// The cloud's part of the settings.
     package struct Cloud: Sendable, Equatable {
         /// How often a cloud lane's session in flight is asked (`vivaCloud.pollMs`).
-        package var pollMs: Int
+        var pollMs: Int
         /// How long after it became unknown a command is first looked up (`vivaCloud.resolveUnknownAfterMs`).
-        package var resolveUnknownAfterMs: Int
+        var resolveUnknownAfterMs: Int
         /// When it is looked up again.
-        package var lookupSchedule: VivaLookupSchedule
+        var lookupSchedule: VivaLookupSchedule
 
         /// Creates the cloud's settings.
         package init(pollMs: Int, resolveUnknownAfterMs: Int, lookupSchedule: VivaLookupSchedule) {

@@ -48,7 +48,7 @@ extension Correlator {
     }
 
     /// The outcome a transaction callback reports by itself.
-    package func outcome(of callback: ReceivedCallback) -> Reply {
+    func outcome(of callback: ReceivedCallback) -> Reply {
         var outcome = Reply.outcome(callback.callback.baseOutcome, callback.message, result: callback.result)
         outcome.reason = callback.callback.failureReason
         return outcome

@@ -5,12 +5,12 @@ import VivaCloudModels
 /// A cloud lane's command whose session is in flight at Viva: what the correlator keeps beside its record.
 struct CloudSessionInFlight: Equatable {
     /// The command's id.
-    package let recordId: String
+    let recordId: String
     /// The client aborted it: a session that ends declined ends `aborted`.
     var abortRequested = false
     /// Its deadline passed and the poller was told (it deletes the session and asks until it ends); the
     /// record's deadline was moved to the backstop (``Correlator/cloudBackstopMs``).
-    package var deadlinePassed = false
+    var deadlinePassed = false
     /// The command whose transaction it captures or refunds (`parentId`), if any.
     var parentId: String?
 }

@@ -17,7 +17,7 @@ extension Correlator {
     /// Completes `record` with `outcome` (a ``Reply/outcome(_:_:result:)``, addressed here): journals the
     /// reply, answers every waiter, publishes the event, and lets the record leave memory
     /// (``CommandStore/finalize(_:outcome:reply:summary:late:atMs:)``). `event` is `result` or `unknown`.
-    package func finalize(_ record: CommandRecord, _ outcome: Reply, event: Topic.CommandEvent = .result) {
+    func finalize(_ record: CommandRecord, _ outcome: Reply, event: Topic.CommandEvent = .result) {
         var reply = outcome.addressed(
             id: record.id, lane: record.lane, action: record.action.rawValue, client: record.client)
         let isLookup = record.isRecoveryLookup

@@ -2,7 +2,7 @@ import InterApp
 
 extension Correlator {
     /// The version the bridge reports in `ping` and `hello` (``BridgeVersion/current``).
-    package static var version: String { BridgeVersion.current }
+    static var version: String { BridgeVersion.current }
 
     func answerPing(_ command: Command, to target: ReplyTarget) {
         var result = JSONObject()

@@ -8,7 +8,7 @@ extension Correlator {
     /// With security only a client with the `admin` role may send it (`not_allowed` otherwise); only an
     /// `unknown` command can be resolved (`not_unknown` otherwise: one still in flight, one that ended any
     /// other way, or no command at all).
-    package func resolve(
+    func resolve(
         _ command: Command, ref: String, as outcome: Outcome, note: String?, client: String?, to target: ReplyTarget
     ) {
         let stored: StoredCommand

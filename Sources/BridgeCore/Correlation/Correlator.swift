@@ -8,12 +8,12 @@ import Logging
 /// It does no I/O itself: a command's state is asked of its ``CommandStore`` (memory, staged writes, the
 /// journal behind them), and the loop carries the effects out. It belongs to the loop's thread.
 package final class Correlator {
-    package let configuration: CorrelationSettings
+    let configuration: CorrelationSettings
     /// Where every command's state lives: the correlator asks it and never reads or writes the journal itself.
     package let store: CommandStore
-    package let clock: any BridgeClock
-    package let logger: Logger
-    package let decoder: CommandDecoder
+    let clock: any BridgeClock
+    let logger: Logger
+    let decoder: CommandDecoder
     var lanes: [String: LaneState] = [:]
     /// Lane ids in configuration order, for the `lanes` query; lanes a reload removed stay at the end
     /// until what is in flight on them ends.
@@ -30,9 +30,9 @@ package final class Correlator {
     private(set) var journalHealth = JournalHealth.healthy
     /// Whether the client (its name with security, nil on plain sockets) may send `resolve`: the loop
     /// gives it from the security allow-list.
-    package let mayResolve: (String?) -> Bool
+    let mayResolve: (String?) -> Bool
     /// Counts commands and callbacks for `/metrics`.
-    package let metrics: any CorrelationMetrics
+    let metrics: any CorrelationMetrics
     /// The bridge's epoch, which every relay `hello` carries (a relay ignores a link whose epoch is lower than
     /// one it has seen): set by the loop once it knows it, before any link comes up.
     package var epoch = 0
@@ -209,7 +209,7 @@ package final class Correlator {
 
     func emit(_ effect: Effect) { effects.append(effect) }
 
-    package func nowMs() -> Int64 { clock.nowMs() }
+    func nowMs() -> Int64 { clock.nowMs() }
 
     func nextLookupId(for saleId: String) -> String {
         lookupCounter += 1

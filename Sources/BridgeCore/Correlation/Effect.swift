@@ -32,7 +32,7 @@ package enum Effect {
 extension Correlator {
     /// Answers `target` with `reply`: on the command socket, or as an event on `pullTopic` for a command
     /// that came on the PULL socket (which has nobody to reply to).
-    package func answer(_ reply: Reply, to target: ReplyTarget, pullTopic: @autoclosure () -> Topic) {
+    func answer(_ reply: Reply, to target: ReplyTarget, pullTopic: @autoclosure () -> Topic) {
         let bytes = reply.serialized
         switch target {
         case .router: emit(.reply(target, id: reply.id, bytes))

@@ -12,7 +12,7 @@ package enum JournalHealth: Equatable {
     case fileLost(problem: String)
 
     /// Why new commands are refused, nil when they are taken.
-    package var problem: String? {
+    var problem: String? {
         switch self {
         case .healthy: nil
         case .writesFailing(let problem), .fileLost(let problem): problem
@@ -20,7 +20,7 @@ package enum JournalHealth: Equatable {
     }
 
     /// Whether the journal file was found deleted or replaced.
-    package var isFileLost: Bool {
+    var isFileLost: Bool {
         guard case .fileLost = self else { return false }
         return true
     }

@@ -19,7 +19,7 @@ enum LaneActivity {
     }
 
     /// The command in the slot, a client's or the bridge's look-up; nil when idle.
-    package var record: CommandRecord? {
+    var record: CommandRecord? {
         switch self {
         case .idle: nil
         case .transaction(let record), .recoveryLookup(let record, _): record
@@ -27,7 +27,7 @@ enum LaneActivity {
     }
 
     /// The client's transaction in the slot; nil when idle or looking up (what a callback may end).
-    package var transaction: CommandRecord? {
+    var transaction: CommandRecord? {
         guard case .transaction(let record) = self else { return nil }
         return record
     }

@@ -20,7 +20,7 @@ struct LaneFaults: Equatable {
     var orphansSuppressed = 0
 
     /// The counts as the `lanes` answer carries them.
-    package var json: [(String, Int)] {
+    var json: [(String, Int)] {
         [
             ("foreignRefs", foreignRefs), ("contradictions", contradictions), ("malformed", malformed),
             ("linkResets", linkResets), ("handshakeFailures", handshakeFailures),

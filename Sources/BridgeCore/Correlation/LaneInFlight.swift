@@ -10,7 +10,7 @@ package struct LaneInFlight {
     private(set) var activity = LaneActivity.idle
     /// Aborts sent and not yet answered, oldest first (and a transaction restored beside another one,
     /// waiting for its deadline).
-    package private(set) var aborts: [CommandRecord] = []
+    private(set) var aborts: [CommandRecord] = []
     /// Sales an abort stopped, waiting out the grace period, oldest first.
     private(set) var graceSales: [GraceSale] = []
 
@@ -18,10 +18,10 @@ package struct LaneInFlight {
     var isIdle: Bool { activity.isIdle && aborts.isEmpty && graceSales.isEmpty }
 
     /// Every command in flight, the slot's first, then the aborts, then the sales in grace.
-    package var records: [CommandRecord] { [activity.record].compactMap { $0 } + aborts + graceSales.map(\.sale) }
+    var records: [CommandRecord] { [activity.record].compactMap { $0 } + aborts + graceSales.map(\.sale) }
 
     /// Puts `record` (a transaction or the bridge's look-up) in the lane's slot, which must be idle.
-    package mutating func start(_ record: CommandRecord) {
+    mutating func start(_ record: CommandRecord) {
         assert(activity.isIdle, "lane \(record.lane) already has \(activity.record?.id ?? "-") in flight")
         activity = LaneActivity(record)
     }
@@ -31,14 +31,14 @@ package struct LaneInFlight {
 
     /// `record` is no longer in flight on the lane: it leaves the slot or the aborts (nothing when it was
     /// in neither, as a sale already moved to its grace).
-    package mutating func end(_ record: CommandRecord) {
+    mutating func end(_ record: CommandRecord) {
         if activity.record === record { activity = .idle }
         aborts.removeAll { $0 === record }
     }
 
     /// The oldest abort was answered `aborted` while `grace.sale` ran: both leave the slot and the aborts,
     /// and the sale waits out its grace when `keep` says so (a grace period of 0 ends it at once).
-    package mutating func stop(for grace: GraceSale, keep: Bool) {
+    mutating func stop(for grace: GraceSale, keep: Bool) {
         end(grace.sale)
         end(grace.abort)
         if keep { graceSales.append(grace) }

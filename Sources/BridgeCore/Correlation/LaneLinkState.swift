@@ -59,25 +59,25 @@ package struct LaneLinkState: Equatable {
     /// What the correlator does once the loop closed the link (``linkClosed()``).
     package struct Closure: Equatable {
         /// Whether the link was up until it closed: `lane.disconnected` is published.
-        package let wasUp: Bool
+        let wasUp: Bool
         /// What the reload asked: the lane leaves (`remove`), takes new settings (`replace`), or, with nil,
         /// its link is made anew as it was.
-        package let then: LaneChange?
+        let then: LaneChange?
     }
 
     /// How long the bridge waits for the relay's answer to its `hello` before it logs a warning.
     static let helloAnswerWarningMs: Int64 = 5000
 
     /// Whether the link is up.
-    package private(set) var connection = Connection.down
+    private(set) var connection = Connection.down
     /// What a reload asked of the lane.
-    package private(set) var reload = Reload.steady
+    private(set) var reload = Reload.steady
 
     /// Creates the state of a lane whose link was just made: down, running its settings.
     package init() {}
 
     /// Whether the link is up: connected, and its relay answered `hello`.
-    package var isUp: Bool { connection == .up }
+    var isUp: Bool { connection == .up }
 
     /// When the bridge logs that the relay's answer to `hello` is overdue, nil when nothing is to be logged.
     var helloWarningDueMs: Int64? {
@@ -86,7 +86,7 @@ package struct LaneLinkState: Equatable {
     }
 
     /// The change a reload asked and that is not carried out yet, nil when none.
-    package var change: LaneChange? {
+    var change: LaneChange? {
         switch reload {
         case .steady: nil
         case .waiting(let change): change
@@ -99,7 +99,7 @@ package struct LaneLinkState: Equatable {
 
     /// Whether the lane takes a new command of `action`, as far as its reload goes: every command while
     /// steady, only an abort while a change waits for the lane to be idle, none while its link closes.
-    package func takes(_ action: TerminalAction) -> Bool {
+    func takes(_ action: TerminalAction) -> Bool {
         switch reload {
         case .steady: true
         case .waiting: action == .abort
@@ -113,7 +113,7 @@ package struct LaneLinkState: Equatable {
     // MARK: Events
 
     /// The link's handshake completed at `nowMs`: the bridge says `hello` and waits for the answer.
-    package mutating func linkUp(atMs nowMs: Int64) -> LinkAction {
+    mutating func linkUp(atMs nowMs: Int64) -> LinkAction {
         guard connection == .down else { return .ignore }
         connection = .greeting(sinceMs: nowMs, warned: false)
         return .greet
@@ -155,7 +155,7 @@ package struct LaneLinkState: Equatable {
     }
 
     /// The link went down (ZeroMQ reported it disconnected). What is in flight is not the link's: it stays.
-    package mutating func linkDown() -> LinkAction {
+    mutating func linkDown() -> LinkAction {
         switch connection {
         case .down:
             return .ignore
@@ -200,7 +200,7 @@ package struct LaneLinkState: Equatable {
     }
 
     /// The loop closed the link: the lane is down and steady, and the closure says what follows.
-    package mutating func linkClosed() -> Closure {
+    mutating func linkClosed() -> Closure {
         let closure = Closure(wasUp: connection == .up, then: change)
         connection = .down
         reload = .steady

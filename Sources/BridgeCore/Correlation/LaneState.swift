@@ -45,10 +45,10 @@ package final class LaneState {
     }
 
     /// How long a command of `action` may take on this lane.
-    package func timeout(for action: TerminalAction) -> Int { configuration.timeout(for: action) }
+    func timeout(for action: TerminalAction) -> Int { configuration.timeout(for: action) }
 
-    package var id: String { configuration.id }
-    package var platform: Platform { configuration.platform }
+    var id: String { configuration.id }
+    var platform: Platform { configuration.platform }
     /// Whether the link to the lane's relay is up.
     package var connected: Bool { link.isUp }
 
@@ -74,15 +74,15 @@ package enum LaneChange: Equatable {
 /// A lane's last command to become final: kept as fields, turned into the `lanes` answer's `lastResult`
 /// object only when a snapshot asks (a sale only stores it).
 struct LastResult {
-    package let id: String
-    package let action: String
-    package let outcome: String
+    let id: String
+    let action: String
+    let outcome: String
     /// The callback's `amount`, when its result had one.
-    package let amount: JSONValue?
-    package let atMs: Int64
+    let amount: JSONValue?
+    let atMs: Int64
 
     /// `{"id", "action", "outcome", "amount"?, "at"}`, as the `lanes` answer shows it.
-    package var object: JSONObject {
+    var object: JSONObject {
         var last = JSONObject()
         last["id"] = .string(id)
         last["action"] = .string(action)

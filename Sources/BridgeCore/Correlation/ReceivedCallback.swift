@@ -3,11 +3,11 @@ import InterApp
 /// A parsed callback with its typed `result` worked out once: the correlator reads the result for the
 /// journal, the reply and the event, and `Callback.result` costs about as much as the parse itself.
 package struct ReceivedCallback {
-    package let callback: Callback
+    let callback: Callback
     /// The callback's fields as the reply's `result` (``Callback/result``), computed once.
-    package let result: JSONObject
+    let result: JSONObject
     /// Its relay's number and URL hash when the relay numbered it (v1.3): journaled with it.
-    package let relay: RelayCallbackKey?
+    let relay: RelayCallbackKey?
 
     package init(_ callback: Callback, relay: RelayCallbackKey? = nil) {
         self.callback = callback
@@ -15,10 +15,10 @@ package struct ReceivedCallback {
         self.relay = relay
     }
 
-    package var kind: Callback.Kind { callback.kind }
-    package var status: String { callback.status }
-    package var message: String { callback.message }
+    var kind: Callback.Kind { callback.kind }
+    var status: String { callback.status }
+    var message: String { callback.message }
     var isSuccess: Bool { callback.isSuccess }
-    package var clientTransactionId: String? { callback.clientTransactionId }
-    package func field(_ name: String) -> String? { callback.field(name) }
+    var clientTransactionId: String? { callback.clientTransactionId }
+    func field(_ name: String) -> String? { callback.field(name) }
 }

@@ -15,13 +15,13 @@ package struct RelaySequenceMemory {
     private var order: [UInt64] = []
 
     /// How many numbers a lane remembers.
-    package static let limit = 1024
+    static let limit = 1024
 
     /// Whether the callback `key` names is a copy of one already taken.
     func isCopy(_ key: RelayCallbackKey) -> Bool { hashes[key.seq] == key.urlHash }
 
     /// Remembers the callback `key` names as taken (a restarted relay's new `seq` replaces the old one's).
-    package mutating func took(_ key: RelayCallbackKey) {
+    mutating func took(_ key: RelayCallbackKey) {
         if hashes.updateValue(key.urlHash, forKey: key.seq) != nil { order.removeAll { $0 == key.seq } }
         order.append(key.seq)
         if order.count > Self.limit {

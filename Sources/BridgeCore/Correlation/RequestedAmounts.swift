@@ -6,9 +6,9 @@ package struct RequestedAmounts: Equatable {
     static let checkedActions: Set<TerminalAction> = [.sale, .preAuth, .unreferencedRefund, .fastRefund]
 
     /// `amount` in cents.
-    package var amount: Int?
+    var amount: Int?
     /// `tipAmount` in cents; a sale without one asked for no tip.
-    package var tip: Int
+    var tip: Int
 
     /// The amounts of a sale command.
     package init(_ terminal: TerminalCommand) {

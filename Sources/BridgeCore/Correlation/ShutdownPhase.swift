@@ -12,14 +12,14 @@ package enum ShutdownPhase: Equatable {
 
     /// A graceful shutdown was asked; returns whether draining begins now (it begins once, and never
     /// after a stop).
-    package mutating func drain(deadlineMs: Int64) -> Bool {
+    mutating func drain(deadlineMs: Int64) -> Bool {
         guard case .running = self else { return false }
         self = .draining(deadlineMs: deadlineMs)
         return true
     }
 
     /// A `stop` word: the loop ends after this turn, whatever is in flight.
-    package mutating func stop() { self = .stopping }
+    mutating func stop() { self = .stopping }
 
     /// The end of a loop turn while draining: stops once nothing is `outstanding` or the clock passed the
     /// deadline; returns how many commands are left in flight when it stops then, nil otherwise.
@@ -33,5 +33,5 @@ package enum ShutdownPhase: Equatable {
     var isRunning: Bool { self == .running }
 
     /// Whether the loop ends after this turn.
-    package var isStopping: Bool { self == .stopping }
+    var isStopping: Bool { self == .stopping }
 }

@@ -9,7 +9,7 @@ extension StoredCommand {
 
     /// The `earlier` member of a reply that replaces its stored one (a late result, a resolve): the outcome
     /// it had ended with, and the message of `storedReply` (its ``replyObject``) when there is one.
-    package func earlier(_ storedReply: JSONObject?) -> JSONObject {
+    func earlier(_ storedReply: JSONObject?) -> JSONObject {
         var earlier = JSONObject()
         earlier["outcome"] = outcome.map { .string($0.rawValue) } ?? .null
         if let message = storedReply?["message"] { earlier["message"] = message }

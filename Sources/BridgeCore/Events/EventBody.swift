@@ -90,10 +90,10 @@ package enum EventBody {
 
 /// A progress event's fields (`accepted`, `forwarded`, `delivered`).
 package struct ProgressBody {
-    package let id: String
-    package let lane: String
-    package let action: String
-    package let client: String?
+    let id: String
+    let lane: String
+    let action: String
+    let client: String?
 }
 
 /// What an orphan event says of its callback.
@@ -132,7 +132,7 @@ package enum LaneEventBody {
     case removed(endpoint: String)
 
     /// The event it is published as (`<lane>.lane.<event>`).
-    package var event: Topic.LaneEvent {
+    var event: Topic.LaneEvent {
         switch self {
         case .connected: .connected
         case .disconnected: .disconnected
@@ -176,7 +176,7 @@ package enum BatchEventBody {
     }
 
     /// The event it is published as (`<lane>.batch.<event>`).
-    package var event: Topic.BatchEvent {
+    var event: Topic.BatchEvent {
         switch self {
         case .opened: .opened
         case .closed: .closed

@@ -16,7 +16,7 @@ package struct PublishedEvent {
 
     /// A command's reply as its event: `<lane>.<action>.<event>` (`result`, `unknown`, `late_result`,
     /// `resolved`), the reply's bytes reused.
-    package static func reply(
+    static func reply(
         lane: String, action: String, _ event: Topic.CommandEvent, id: String?, _ bytes: [UInt8]
     ) -> PublishedEvent {
         PublishedEvent(.command(lane: lane, action: action, event), .reply(id: id, bytes))
@@ -24,12 +24,12 @@ package struct PublishedEvent {
 
     /// The answer to a command that came on the PULL socket, on `topic` (its lane's, or `bridge.<action>.result`
     /// for a query): the PULL socket has nobody to reply to.
-    package static func answer(on topic: Topic, id: String?, _ bytes: [UInt8]) -> PublishedEvent {
+    static func answer(on topic: Topic, id: String?, _ bytes: [UInt8]) -> PublishedEvent {
         PublishedEvent(topic, .reply(id: id, bytes))
     }
 
     /// A command's progress: `accepted`, `forwarded`, `delivered`.
-    package static func progress(_ progress: ProgressBody, _ event: Topic.CommandEvent) -> PublishedEvent {
+    static func progress(_ progress: ProgressBody, _ event: Topic.CommandEvent) -> PublishedEvent {
         PublishedEvent(.command(lane: progress.lane, action: progress.action, event), .progress(progress))
     }
 
@@ -53,12 +53,12 @@ package struct PublishedEvent {
     }
 
     /// `<lane>.lane.<event>`: what happened to the lane's link.
-    package static func lane(_ lane: String, _ body: LaneEventBody) -> PublishedEvent {
+    static func lane(_ lane: String, _ body: LaneEventBody) -> PublishedEvent {
         PublishedEvent(.lane(lane, body.event), .lane(lane, body))
     }
 
     /// `<lane>.batch.<event>`: the lane's batch opened or closed.
-    package static func batch(_ lane: String, _ body: BatchEventBody) -> PublishedEvent {
+    static func batch(_ lane: String, _ body: BatchEventBody) -> PublishedEvent {
         PublishedEvent(.batch(lane: lane, body.event), .batch(lane, body))
     }
 
@@ -68,7 +68,7 @@ package struct PublishedEvent {
     }
 
     /// `bridge.heartbeat.beat`: commands in flight and lanes whose link is up.
-    package static func heartbeat(inFlight: Int, lanesUp: Int) -> PublishedEvent {
+    static func heartbeat(inFlight: Int, lanesUp: Int) -> PublishedEvent {
         PublishedEvent(.heartbeat, .heartbeat(inFlight: inFlight, lanesUp: lanesUp))
     }
 

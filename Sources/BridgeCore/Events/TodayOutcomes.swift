@@ -13,11 +13,11 @@ package struct TodayOutcomes {
     package struct Change: Equatable {
         package let id: String
         /// The command's action (`sale`, `cancel`, `abort`, …).
-        package let action: String
+        let action: String
         /// When the bridge received the command: one received before the day's midnight is not the day's.
-        package let receivedMs: Int64
-        package let outcome: String
-        package let earlier: String?
+        let receivedMs: Int64
+        let outcome: String
+        let earlier: String?
     }
 
     /// Local midnight of the day the counts are of (ms since 1970); nil until the first count.

@@ -29,9 +29,9 @@ package protocol JournalColumns: RawRepresentable<String>, CaseIterable, Sendabl
 /// A statement of the bridge's own does not select a column it reads: a bug of this build, not of the journal.
 package struct JournalSchemaError: Error, Sendable, CustomStringConvertible {
     /// The column looked for.
-    package let column: String
+    let column: String
     /// The statement's text.
-    package let sql: String
+    let sql: String
 
     /// The error of `sql`, which does not select `column`.
     package init(column: String, sql: String) {

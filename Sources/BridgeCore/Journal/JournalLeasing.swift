@@ -27,7 +27,7 @@ package struct LeaseHolder: Sendable, Equatable {
     /// The epoch it took the lease at: each taking gets a new one.
     package var epoch: Int
     /// False once its expiry passed (or it was released): the lease is free.
-    package var running: Bool
+    var running: Bool
 
     package init(instance: String, epoch: Int, running: Bool) {
         self.instance = instance

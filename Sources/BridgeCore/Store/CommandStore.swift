@@ -46,7 +46,7 @@ package final class CommandStore {
     package func record(id: String) -> CommandRecord? { records[id] }
 
     /// Outstanding client commands (the bridge's own look-ups excluded).
-    package var outstandingCount: Int { records.values.lazy.filter { !$0.isRecoveryLookup }.count }
+    var outstandingCount: Int { records.values.lazy.filter { !$0.isRecoveryLookup }.count }
 
     /// Every outstanding command, the bridge's own look-ups included.
     var recordCount: Int { records.count }
@@ -55,13 +55,13 @@ package final class CommandStore {
     /// made, then kept as outcomes are staged (``finalize(_:outcome:reply:summary:late:atMs:)`` and
     /// ``amend(_:outcome:reply:summary:late:atMs:)``: an outcome given, or one a late result or a resolution
     /// changed), so that the gauge costs the journal no query. Nil when the journal could not count them then.
-    package var unknownCount: Int? { unknownCommands }
+    var unknownCount: Int? { unknownCommands }
 
     /// Everything known of `id`: in flight, finished this turn, or journaled. The known-id filter answers
     /// a new id (nearly every id) without reading the journal.
     ///
     /// - Throws: when the journal cannot be read: whether `id` is new is then not known.
-    package func find(id: String) throws -> Known? {
+    func find(id: String) throws -> Known? {
         if let record = records[id] { return .outstanding(record) }
         if let recent = finalizedSinceCommit[id]?.command { return .finished(recent) }
         guard journal.mayHold(id: id) else { return nil }  // never journaled: certainly new, no read
@@ -71,7 +71,7 @@ package final class CommandStore {
     /// The command `id` as it stands once out of memory: finished this turn, or as journaled (outstanding
     /// ones included). Always reads the journal when not staged, so a journal that cannot be read throws
     /// rather than answering "none".
-    package func finished(id: String) throws -> StoredCommand? {
+    func finished(id: String) throws -> StoredCommand? {
         if let recent = finalizedSinceCommit[id]?.command { return recent }
         return try journal.command(id: id)
     }
@@ -80,7 +80,7 @@ package final class CommandStore {
     /// ``Journal/lateCommand(lane:action:clientTransactionId:success:)``), by the sale's rule for every
     /// action: a success completes any that did not end in success, anything else only an `unknown` one.
     /// Nil, logged, when the journal cannot be read.
-    package func lateCommand(lane: String, action: TerminalAction, clientTransactionId: String, success: Bool)
+    func lateCommand(lane: String, action: TerminalAction, clientTransactionId: String, success: Bool)
         -> StoredCommand?
     {
         func completes(_ stored: StoredCommand) -> Bool {
@@ -103,7 +103,7 @@ package final class CommandStore {
 
     /// The commands of `action` on `lane` that ended `unknown`, staged ones included (a late capture
     /// answer's candidates). Throws when the journal cannot be read.
-    package func unknownCommands(lane: String, action: TerminalAction) throws -> [StoredCommand] {
+    func unknownCommands(lane: String, action: TerminalAction) throws -> [StoredCommand] {
         var byId: [String: StoredCommand] = [:]
         for stored in try journal.unknownCommands(lane: lane, action: action.rawValue) { byId[stored.id] = stored }
         for (stored, _) in finalizedSinceCommit.values where stored.lane == lane && stored.action == action {
@@ -114,7 +114,7 @@ package final class CommandStore {
 
     /// The newest successful `pre_auth` on `lane` whose answer carried `orderCode` (see
     /// ``Journal/preAuth(lane:orderCode:)``).
-    package func preAuth(lane: String, orderCode: String) throws -> String? {
+    func preAuth(lane: String, orderCode: String) throws -> String? {
         try journal.preAuth(lane: lane, orderCode: orderCode)
     }
 
@@ -122,17 +122,17 @@ package final class CommandStore {
     func outstandingInJournal() throws -> [StoredCommand] { try journal.outstanding() }
 
     /// Every lane's open batch, as journaled.
-    package func openBatches() throws -> [String: OpenBatch] { try journal.openBatches() }
+    func openBatches() throws -> [String: OpenBatch] { try journal.openBatches() }
 
     /// The numbered callbacks among the newest `limit` journaled, newest first (``RelaySequenceMemory``).
-    package func recentRelayCallbacks(limit: Int) throws -> [(lane: String, key: RelayCallbackKey)] {
+    func recentRelayCallbacks(limit: Int) throws -> [(lane: String, key: RelayCallbackKey)] {
         try journal.recentRelayCallbacks(limit: limit)
     }
 
     // MARK: Staged writes
 
     /// Takes a new client command into memory and returns its journal insert.
-    package func accept(_ record: CommandRecord, atMs now: Int64) -> JournalEntry {
+    func accept(_ record: CommandRecord, atMs now: Int64) -> JournalEntry {
         record.journalSeq = journal.admit(id: record.id)
         records[record.id] = record
         return .insert(StoredCommand(record, createdMs: now))
@@ -143,11 +143,11 @@ package final class CommandStore {
     func track(_ record: CommandRecord) { records[record.id] = record }
 
     /// Lets a command leave memory with no outcome: the bridge's own look-up, answered or given up.
-    package func forget(_ id: String) { records[id] = nil }
+    func forget(_ id: String) { records[id] = nil }
 
     /// Ends `record`: it leaves memory, its outcome is staged for the next look-ups, and its journal
     /// write is returned.
-    package func finalize(
+    func finalize(
         _ record: CommandRecord, outcome: Outcome, reply: String, summary: ReplySummary, late: Bool, atMs now: Int64
     ) -> JournalEntry {
         records[record.id] = nil
@@ -192,7 +192,7 @@ package final class CommandStore {
 
     /// The journal holds every turn up to and including `turn`: their staged outcomes are read from it
     /// from now on (an outcome staged again in a later turn stays).
-    package func committed(through turn: UInt64) {
+    func committed(through turn: UInt64) {
         while let first = stagedTurns.first, first.turn <= turn {
             stagedTurns.removeFirst()
             if let staged = finalizedSinceCommit[first.id], staged.turn <= turn { finalizedSinceCommit[first.id] = nil }
@@ -201,16 +201,16 @@ package final class CommandStore {
 
     /// The journal holds every turn sealed so far (a synchronous commit: a retry after a failed write). The
     /// turn still open is not: its entries are not written yet.
-    package func committed() { committed(through: currentTurn - 1) }
+    func committed() { committed(through: currentTurn - 1) }
 
     /// Undoes a command accepted in a turn whose journal commit failed: it leaves memory and the staged
     /// outcomes. Returns it when it was still in flight.
-    package func rollBack(_ id: String) -> CommandRecord? {
+    func rollBack(_ id: String) -> CommandRecord? {
         finalizedSinceCommit[id] = nil
         return records.removeValue(forKey: id)
     }
 
     /// Forgets a command that ended in a turn whose journal write failed: it was never journaled, so a
     /// repeat of its id is a new command.
-    package func forgetUnjournaled(_ id: String) { finalizedSinceCommit[id] = nil }
+    func forgetUnjournaled(_ id: String) { finalizedSinceCommit[id] = nil }
 }

@@ -4,13 +4,13 @@
 /// undelivered replies the log names.
 package struct RateWindow: Sendable {
     /// How many are let through in one window.
-    package let limit: Int
+    let limit: Int
     /// How long a window lasts, in the unit of the times given (milliseconds, in the bridge).
-    package let length: Int64
+    let length: Int64
     /// When the current window started.
-    package private(set) var start: Int64 = 0
+    private(set) var start: Int64 = 0
     /// How many the current window let through.
-    package private(set) var admitted = 0
+    private(set) var admitted = 0
     /// How many were held back and not yet handed back by ``takeSuppressed()`` or ``admit(at:)``.
     package private(set) var suppressed = 0
 

@@ -32,7 +32,7 @@ enum Redaction {
 
     /// A short, quoted form of bytes from outside for a log line: control characters escaped (a peer
     /// cannot forge a line), digit runs that could be card numbers masked.
-    package static func printable(_ bytes: [UInt8]) -> String {
+    static func printable(_ bytes: [UInt8]) -> String {
         maskDigitRuns(Quote.printable(bytes))
     }
 }
