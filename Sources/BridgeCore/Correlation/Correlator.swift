@@ -204,8 +204,8 @@ package final class Correlator {
 
     /// Commands still waiting on a terminal (the bridge's own look-ups excluded).
     package var outstandingCount: Int { store.outstandingCount }
-    /// How many commands are `unknown` now (``CommandStore/unknownCount``).
-    package var unknownCount: Int? { store.unknownCount }
+    /// How many commands are `unknown` now (``CommandStore/unknownCount()``).
+    package var unknownCount: Int? { store.unknownCount() }
 
     func emit(_ effect: Effect) { effects.append(effect) }
 

@@ -51,11 +51,15 @@ package final class CommandStore {
     /// Every outstanding command, the bridge's own look-ups included.
     var recordCount: Int { records.count }
 
-    /// How many commands are `unknown` now, what is staged included: the journal's count when the store was
-    /// made, then kept as outcomes are staged (``finalize(_:outcome:reply:summary:late:atMs:)`` and
+    /// How many commands are `unknown` now, what is staged included: the journal's count, then kept as outcomes
+    /// are staged (``finalize(_:outcome:reply:summary:late:atMs:)`` and
     /// ``amend(_:outcome:reply:summary:late:atMs:)``: an outcome given, or one a late result or a resolution
-    /// changed), so that the gauge costs the journal no query. Nil when the journal could not count them then.
-    var unknownCount: Int? { unknownCommands }
+    /// changed), so that the gauge costs the journal no query. The journal is counted again, once nothing is
+    /// staged, after a failed write dropped staged outcomes or when it could not be counted; nil until then.
+    func unknownCount() -> Int? {
+        if unknownCommands == nil, finalizedSinceCommit.isEmpty { unknownCommands = try? journal.unknownCount() }
+        return unknownCommands
+    }
 
     /// Everything known of `id`: in flight, finished this turn, or journaled. The known-id filter answers
     /// a new id (nearly every id) without reading the journal.
@@ -206,11 +210,13 @@ package final class CommandStore {
     /// Undoes a command accepted in a turn whose journal commit failed: it leaves memory and the staged
     /// outcomes. Returns it when it was still in flight.
     func rollBack(_ id: String) -> CommandRecord? {
-        finalizedSinceCommit[id] = nil
+        forgetUnjournaled(id)
         return records.removeValue(forKey: id)
     }
 
     /// Forgets a command that ended in a turn whose journal write failed: it was never journaled, so a
     /// repeat of its id is a new command.
-    func forgetUnjournaled(_ id: String) { finalizedSinceCommit[id] = nil }
+    func forgetUnjournaled(_ id: String) {
+        if finalizedSinceCommit.removeValue(forKey: id) != nil { unknownCommands = nil }
+    }
 }
